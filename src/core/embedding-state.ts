@@ -1,0 +1,78 @@
+import type { Embedder, EmbedderInfo } from '../embeddings/types.js';
+import { MemoryError } from './errors.js';
+
+/**
+ * Tracks the embedding model's readiness so that a request never hangs on a model that is still loading for too
+ * long or that failed: it waits up to `waitMs` for a loading model, then answers 503 `unavailable`.
+ */
+export class EmbeddingState {
+  #status: 'loading' | 'ready' | 'failed' = 'loading';
+  #failure: string | undefined;
+  readonly #ready: Promise<EmbedderInfo>;
+
+  constructor(
+    readonly embedder: Embedder,
+    ready: Promise<EmbedderInfo>,
+    private readonly waitMs = 30_000,
+  ) {
+    this.#ready = ready.then(
+      (info) => {
+        this.#status = 'ready';
+        return info;
+      },
+      (error: unknown) => {
+        this.#status = 'failed';
+        this.#failure = error instanceof Error ? error.message : String(error);
+        throw error;
+      },
+    );
+    // The failure is reported through status and requests; an unobserved rejection must not crash the process.
+    this.#ready.catch(() => undefined);
+  }
+
+  get status(): 'loading' | 'ready' | 'failed' {
+    return this.#status;
+  }
+
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
+  async whenReady(): Promise<void> {
+    if (this.#status === 'ready') return;
+    if (this.#status === 'failed') throw this.#unavailable();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new MemoryError('unavailable', 'The embedding model is still loading; retry shortly.', { retryAfterSeconds: 5 })),
+        this.waitMs,
+      );
+    });
+    try {
+      await Promise.race([this.#ready, timeout]);
+    } catch (error) {
+      if (error instanceof MemoryError) throw error;
+      throw this.#unavailable();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async embed(texts: string[], kind: 'query' | 'document'): Promise<Float32Array[]> {
+    await this.whenReady();
+    try {
+      return await this.embedder.embed(texts, kind);
+    } catch (error) {
+      throw new MemoryError('unavailable', 'The embedding model failed to process the text; retry shortly.', {
+        retryAfterSeconds: 5,
+        cause: error,
+      });
+    }
+  }
+
+  #unavailable(): MemoryError {
+    return new MemoryError('unavailable', `The embedding model could not be loaded: ${this.#failure ?? 'unknown error'}`, {
+      retryAfterSeconds: 30,
+    });
+  }
+}

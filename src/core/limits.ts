@@ -1,0 +1,20 @@
+/** Every limit and default of the contract, in one place: schemas, docs and tests read them from here. */
+export const LIMITS = {
+  userIdMaxLength: 256,
+  textMaxLength: 16_000,
+  queryMaxLength: 16_000,
+  metadataMaxBytes: 16 * 1024,
+  bodyMaxBytes: 1024 * 1024,
+  pageSizeDefault: 20,
+  pageSizeMax: 100,
+  recallLimitDefault: 5,
+  recallLimitMax: 100,
+  recallMinScoreDefault: 0.7,
+  batchDeleteMaxIds: 1_000,
+  idempotencyKeyMaxLength: 255,
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  /** A client clock a little ahead of ours must not make an import fail. */
+  createdAtFutureSkewMs: 60 * 1000,
+} as const;
+
+export const DEFAULT_APP_SLUG = 'default';

@@ -1,0 +1,201 @@
+/**
+ * The zod schemas are the single source of truth for every input and output: REST parses with them, MCP declares
+ * them as tool schemas, the client library validates with them before sending.
+ */
+import { z } from 'zod';
+import { MEMORY_ID_PATTERN, UUID_PATTERN } from './ids.js';
+import { LIMITS } from './limits.js';
+
+// Control characters (C0, DEL, C1) are never part of an identifier.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+export const userIdSchema = z
+  .string({ error: 'userId must be a string.' })
+  .min(1, 'userId must not be empty.')
+  .max(LIMITS.userIdMaxLength, `userId must be at most ${LIMITS.userIdMaxLength} characters.`)
+  .refine((v) => !CONTROL_CHARS.test(v), 'userId must not contain control characters.')
+  .describe('Your identifier for the end user whose memories these are.');
+
+export const appIdSchema = z
+  .string({ error: 'appId must be a string.' })
+  .refine(
+    (v) => SLUG_PATTERN.test(v) || UUID_PATTERN.test(v),
+    'appId must be an app slug (lower-case letters, digits, "-" and "_", 1 to 63 characters) or an app UUID.',
+  )
+  .describe('Application: an app slug (created on first store) or an app UUID.');
+
+const notBlank = (v: string): boolean => v.trim().length > 0;
+
+export const memoryTextSchema = z
+  .string({ error: 'text must be a string.' })
+  .min(1, 'text must not be empty.')
+  .max(LIMITS.textMaxLength, `text must be at most ${LIMITS.textMaxLength} characters.`)
+  .refine(notBlank, 'text must not be only whitespace.')
+  .describe('The fact to remember: one short, self-contained statement, stored exactly as sent.');
+
+export const metadataSchema = z
+  .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object.' })
+  .refine((v) => Buffer.byteLength(JSON.stringify(v), 'utf8') <= LIMITS.metadataMaxBytes, {
+    message: `metadata must be at most ${LIMITS.metadataMaxBytes} bytes as JSON.`,
+  })
+  .describe('Free-form JSON object stored with the memory (tags, source, ...).');
+
+/** ISO 8601 with a time zone; normalised to UTC with milliseconds. Not in the future (a minute of skew allowed). */
+export const createdAtSchema = z
+  .string({ error: 'createdAt must be an ISO 8601 timestamp string.' })
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/,
+    'createdAt must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T10:15:30.123Z.',
+  )
+  .transform((v, ctx) => {
+    const ms = Date.parse(v);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: 'custom', message: 'createdAt is not a valid date.' });
+      return z.NEVER;
+    }
+    if (ms > Date.now() + LIMITS.createdAtFutureSkewMs) {
+      ctx.addIssue({ code: 'custom', message: 'createdAt must not be in the future.' });
+      return z.NEVER;
+    }
+    return new Date(ms).toISOString();
+  })
+  .describe('When the fact was learned (ISO 8601), for importing history. Defaults to now.');
+
+export const memoryRefSchema = z
+  .string({ error: 'A memory id must be a string.' })
+  .refine((v) => MEMORY_ID_PATTERN.test(v) || UUID_PATTERN.test(v), {
+    message: 'A memory id is "mem_" followed by 12 letters or digits, or a UUID.',
+  })
+  .describe('A memory id ("mem_..." or the memory UUID).');
+
+const pageSchema = z
+  .number({ error: 'page must be an integer >= 0.' })
+  .int('page must be an integer >= 0.')
+  .min(0, 'page must be an integer >= 0.')
+  .max(Number.MAX_SAFE_INTEGER, 'page is too large.');
+
+const pageSizeSchema = z
+  .number({ error: `pageSize must be an integer from 1 to ${LIMITS.pageSizeMax}.` })
+  .int(`pageSize must be an integer from 1 to ${LIMITS.pageSizeMax}.`)
+  .min(1, `pageSize must be an integer from 1 to ${LIMITS.pageSizeMax}.`)
+  .max(LIMITS.pageSizeMax, `pageSize must be an integer from 1 to ${LIMITS.pageSizeMax}.`);
+
+const limitSchema = z
+  .number({ error: `limit must be an integer from 1 to ${LIMITS.recallLimitMax}.` })
+  .int(`limit must be an integer from 1 to ${LIMITS.recallLimitMax}.`)
+  .min(1, `limit must be an integer from 1 to ${LIMITS.recallLimitMax}.`)
+  .max(LIMITS.recallLimitMax, `limit must be an integer from 1 to ${LIMITS.recallLimitMax}.`);
+
+const minScoreSchema = z
+  .number({ error: 'minScore must be a number from 0 to 1.' })
+  .min(0, 'minScore must be a number from 0 to 1.')
+  .max(1, 'minScore must be a number from 0 to 1.');
+
+// ---- Inputs -------------------------------------------------------------------------------------------------
+
+/** Field shapes are exported so that MCP tools can reuse them with user/app made optional. */
+export const storeFields = {
+  userId: userIdSchema,
+  text: memoryTextSchema,
+  appId: appIdSchema.optional(),
+  metadata: metadataSchema.optional(),
+  createdAt: createdAtSchema.optional(),
+};
+export const storeInputSchema = z.strictObject(storeFields);
+export type StoreInput = z.input<typeof storeInputSchema>;
+export type StoreParams = z.output<typeof storeInputSchema>;
+
+export const listFields = {
+  userId: userIdSchema,
+  appId: appIdSchema.optional(),
+  page: pageSchema.default(0).describe('Page index, from 0.'),
+  pageSize: pageSizeSchema.default(LIMITS.pageSizeDefault).describe(`Items per page, 1 to ${LIMITS.pageSizeMax}.`),
+};
+export const listInputSchema = z.strictObject(listFields);
+export type ListInput = z.input<typeof listInputSchema>;
+export type ListParams = z.output<typeof listInputSchema>;
+
+export const recallFields = {
+  userId: userIdSchema,
+  query: z
+    .string({ error: 'query must be a string.' })
+    .min(1, 'query must not be empty.')
+    .max(LIMITS.queryMaxLength, `query must be at most ${LIMITS.queryMaxLength} characters.`)
+    .refine(notBlank, 'query must not be only whitespace.')
+    .describe('What you want to know, in natural language (a question or a topic).'),
+  appId: appIdSchema.optional(),
+  limit: limitSchema.default(LIMITS.recallLimitDefault).describe(`Most memories to return, 1 to ${LIMITS.recallLimitMax}.`),
+  minScore: minScoreSchema
+    .default(LIMITS.recallMinScoreDefault)
+    .describe('Drop memories scoring below this relevance (0 to 1). 0.7 keeps what answers the query.'),
+};
+export const recallInputSchema = z.strictObject(recallFields);
+export type RecallInput = z.input<typeof recallInputSchema>;
+export type RecallParams = z.output<typeof recallInputSchema>;
+
+export const forgetAllInputSchema = z.strictObject({
+  userId: userIdSchema,
+  appId: appIdSchema.optional(),
+});
+export type ForgetAllInput = z.input<typeof forgetAllInputSchema>;
+export type ForgetAllParams = z.output<typeof forgetAllInputSchema>;
+
+export const forgetManyInputSchema = z.strictObject({
+  ids: z
+    .array(memoryRefSchema, { error: 'ids must be an array of memory ids.' })
+    .min(1, 'ids must hold at least one id.')
+    .max(LIMITS.batchDeleteMaxIds, `ids must hold at most ${LIMITS.batchDeleteMaxIds} ids.`),
+});
+export type ForgetManyInput = z.input<typeof forgetManyInputSchema>;
+
+export const idempotencyKeySchema = z
+  .string()
+  .min(1, 'Idempotency-Key must not be empty.')
+  .max(LIMITS.idempotencyKeyMaxLength, `Idempotency-Key must be at most ${LIMITS.idempotencyKeyMaxLength} characters.`)
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[\u0020-\u007e]+$/, 'Idempotency-Key must be printable ASCII.');
+
+// ---- Outputs ------------------------------------------------------------------------------------------------
+
+const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds.');
+
+export const storeResultSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  appId: z.string().describe('The app slug.'),
+  createdAt: timestamp,
+});
+export type StoreResult = z.infer<typeof storeResultSchema>;
+
+export const listItemSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  createdAt: timestamp,
+  metadata: z.record(z.string(), z.unknown()),
+  appId: z.string().describe('The app slug.'),
+});
+export type ListItem = z.infer<typeof listItemSchema>;
+
+export const listResultSchema = z.object({
+  memories: z.array(listItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type ListResult = z.infer<typeof listResultSchema>;
+
+export const recallItemSchema = listItemSchema.extend({
+  score: z.number().describe('Relevance to the query, 0 to 1; 0.7 and above answers it.'),
+});
+export type RecallItem = z.infer<typeof recallItemSchema>;
+
+export const recallResultSchema = z.object({
+  memories: z.array(recallItemSchema),
+  context: z.string().describe('The memories\u2019 texts, one per line as "- <text>", or "" when nothing matched.'),
+});
+export type RecallResult = z.infer<typeof recallResultSchema>;
+
+export const deleteResultSchema = z.object({ deleted: z.number().int() });
+export type DeleteResult = z.infer<typeof deleteResultSchema>;

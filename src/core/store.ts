@@ -1,0 +1,128 @@
+/**
+ * The storage interface: narrow, domain-level and asynchronous, so that a synchronous engine (better-sqlite3) and a
+ * pooled network one (PostgreSQL) sit behind the same calls. Backends translate their driver errors into
+ * MemoryError; the core never sees SQL.
+ */
+import type { MemoryRef } from './ids.js';
+import type { ApiKeyRecord, App, MemoryRecord } from './types.js';
+
+/** Which apps a query may touch: one app, or all of them. */
+export type AppScope = { appId: string } | { appId: null };
+
+export interface NewMemory {
+  id: string;
+  uuid: string;
+  userId: string;
+  appId: string;
+  text: string;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  /** Unit-length embedding of `text`, of the store's dimension. */
+  embedding: Float32Array;
+}
+
+/** A store that carries an Idempotency-Key: claimed in the same transaction as the insert. */
+export interface IdempotencyClaim {
+  keyId: string;
+  key: string;
+  /** Hash of the request body, to tell a retry from a reuse of the key with another body. */
+  requestHash: string;
+  /** The response to replay, computed before the insert. */
+  response: string;
+  /** Claims older than this (ISO timestamp) have expired and are replaced. */
+  notBefore: string;
+}
+
+export interface IdempotencyRecord {
+  requestHash: string;
+  response: string;
+  createdAt: string;
+}
+
+export type InsertOutcome = { kind: 'created' } | { kind: 'replayed'; record: IdempotencyRecord };
+
+export interface ListQuery {
+  userId: string;
+  scope: AppScope;
+  offset: number;
+  limit: number;
+}
+
+export interface CandidateQuery {
+  userId: string;
+  scope: AppScope;
+  /** Unit-length query embedding. */
+  embedding: Float32Array;
+  /** Word terms for the full-text side, already normalised; OR-ed by the backend. */
+  terms: string[];
+  /** How many nearest vectors to take. */
+  vectorK: number;
+  /** How many best full-text matches to take. */
+  textK: number;
+}
+
+/** One memory that either side of the search found, with what each side says of it. */
+export interface Candidate {
+  memory: MemoryRecord;
+  /** Cosine similarity to the query embedding, in [-1, 1]; computed for every candidate. */
+  cosine: number;
+  /** BM25 relevance (higher is better, >= 0), 0 when no query term occurs in the memory. */
+  bm25: number;
+  /** Ids of the same user's memories stored just before and after this one (same app), if any. */
+  prevId: string | null;
+  nextId: string | null;
+}
+
+export interface ModelRecord {
+  model: string;
+  dimension: number;
+}
+
+export interface StoreCapabilities {
+  /** One writer at a time (SQLite): callers need not expect concurrent write throughput. */
+  singleWriter: boolean;
+  /** Name for logs and /healthz. */
+  backend: string;
+}
+
+export interface MemoryStore {
+  readonly capabilities: StoreCapabilities;
+
+  // Apps
+  findApp(ref: string): Promise<App | undefined>;
+  /** Returns the app with that slug, creating it when missing (race-free). */
+  ensureApp(slug: string): Promise<App>;
+
+  // Memories
+  insertMemory(memory: NewMemory, idempotency?: IdempotencyClaim): Promise<InsertOutcome>;
+  getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined>;
+  listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
+  /** Deletes the visible memories among refs, all or nothing; returns how many went. */
+  deleteMemories(refs: MemoryRef[], scope: AppScope): Promise<number>;
+  deleteUserMemories(userId: string, scope: AppScope): Promise<number>;
+  recallCandidates(query: CandidateQuery): Promise<Candidate[]>;
+  countMemories(): Promise<number>;
+
+  // Idempotency
+  findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined>;
+
+  // API keys
+  createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord>;
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+  /** Returns false when no key has that id. */
+  revokeKey(id: string, at: string): Promise<boolean>;
+  countKeys(): Promise<number>;
+
+  // The embedding model the vectors were made with.
+  getModel(): Promise<ModelRecord | undefined>;
+  /**
+   * Declares the model whose vectors will be written: creates the vector index on a new database, and refuses
+   * (MemoryError 'unavailable') a database whose vectors were made with another model.
+   */
+  useModel(model: ModelRecord): Promise<void>;
+
+  /** True when the database answers. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

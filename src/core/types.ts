@@ -1,0 +1,44 @@
+/** Domain records, as the core and the storage backends exchange them (not wire shapes: see schemas.ts). */
+
+export interface App {
+  /** UUID. */
+  id: string;
+  slug: string;
+  createdAt: string;
+}
+
+export interface MemoryRecord {
+  /** Public short id, `mem_` + 12 base62. */
+  id: string;
+  uuid: string;
+  userId: string;
+  app: App;
+  text: string;
+  metadata: Record<string, unknown>;
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  /** `key_` + 12 base62: what `keys list` shows and `keys revoke` takes. */
+  id: string;
+  /** The first characters of the key, safe to display (`amk_AbCd`). */
+  prefix: string;
+  /** Hex SHA-256 of the whole key. */
+  hash: string;
+  /** The app the key is bound to, or null for an unbound key. */
+  app: App | null;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Who is asking: resolved from the API key by the adapter, enforced by the core. */
+export interface Caller {
+  /** Key id (`key_...`), or null for a trusted local caller (stdio MCP, CLI, in-process). */
+  keyId: string | null;
+  /** The app the caller's key is bound to; null means every app is visible. */
+  boundApp: App | null;
+}
+
+export const LOCAL_CALLER: Caller = Object.freeze({ keyId: null, boundApp: null });

@@ -1,0 +1,28 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as sqliteVec from 'sqlite-vec';
+
+export type SqliteDatabase = Database.Database;
+
+/** How long a writer waits for another process's transaction before failing with SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens the database file with the settings every connection needs: WAL so readers never block the writer and
+ * several processes (the server, stdio MCP instances) share one file; a busy timeout so concurrent writers wait
+ * instead of failing; synchronous=NORMAL, which in WAL mode loses nothing on a process crash (kill -9) and at most
+ * the last commits on a power loss.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): SqliteDatabase {
+  if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('foreign_keys = ON');
+  sqliteVec.load(db);
+  return db;
+}

@@ -1,0 +1,406 @@
+import { MemoryError } from '../../core/errors.js';
+import { newUuid, type MemoryRef } from '../../core/ids.js';
+import type {
+  AppScope,
+  Candidate,
+  CandidateQuery,
+  IdempotencyClaim,
+  IdempotencyRecord,
+  InsertOutcome,
+  ListQuery,
+  MemoryStore,
+  ModelRecord,
+  NewMemory,
+  StoreCapabilities,
+} from '../../core/store.js';
+import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
+import { openDatabase, type SqliteDatabase } from './connection.js';
+import { migrate } from './migrations.js';
+import { KEY_COLUMNS, MEMORY_COLUMNS, toApp, toKey, toMemory, type AppRow, type KeyRow, type MemoryRow } from './rows.js';
+import { ensureVectorIndex, readModelRecord } from './vector-index.js';
+import { ownerToken, wordQuery } from './words.js';
+
+export interface SqliteStoreOptions {
+  /** File path, or ':memory:'. */
+  path: string;
+}
+
+function vectorBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+/** SQLite errors a client may meet under load become 503s; anything else stays an internal error. */
+function translate(error: unknown): never {
+  if (error instanceof MemoryError) throw error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
+    throw new MemoryError('unavailable', 'The database is busy; retry shortly.', { retryAfterSeconds: 1, cause: error });
+  }
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' || code === 'SQLITE_READONLY') {
+    throw new MemoryError('unavailable', 'The database cannot be written right now.', { retryAfterSeconds: 5, cause: error });
+  }
+  throw error;
+}
+
+/**
+ * The embedded backend: one SQLite file, better-sqlite3 (synchronous) under the asynchronous MemoryStore
+ * interface. Every multi-row change runs in one IMMEDIATE transaction, so memory rows, vectors and words change
+ * together or not at all, and several processes on one file serialise their writes instead of failing.
+ */
+export class SqliteStore implements MemoryStore {
+  readonly capabilities: StoreCapabilities = Object.freeze({ singleWriter: true, backend: 'sqlite' });
+  readonly #db: SqliteDatabase;
+  #closed = false;
+
+  static open(options: SqliteStoreOptions): SqliteStore {
+    const db = openDatabase(options.path);
+    try {
+      migrate(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new SqliteStore(db);
+  }
+
+  private constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  /** The raw connection, for maintenance commands (backup, reembed) that live beside the store. */
+  get database(): SqliteDatabase {
+    return this.#db;
+  }
+
+  #run<T>(fn: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new MemoryError('unavailable', 'The store is closed.'));
+    try {
+      return Promise.resolve(fn());
+    } catch (error) {
+      try {
+        translate(error);
+      } catch (translated) {
+        return Promise.reject(translated);
+      }
+    }
+  }
+
+  // ---- Apps ---------------------------------------------------------------------------------------------------
+
+  findApp(ref: string): Promise<App | undefined> {
+    return this.#run(() => {
+      const row = this.#db.prepare('SELECT id, slug, created_at FROM apps WHERE slug = ? OR id = ?').get(ref, ref.toLowerCase()) as
+        | AppRow
+        | undefined;
+      return row ? toApp(row) : undefined;
+    });
+  }
+
+  ensureApp(slug: string): Promise<App> {
+    return this.#run(() => {
+      // INSERT OR IGNORE then SELECT: two writers creating the same slug both end with the one row.
+      this.#db
+        .prepare('INSERT OR IGNORE INTO apps (id, slug, created_at) VALUES (?, ?, ?)')
+        .run(newUuid(), slug, new Date().toISOString());
+      return toApp(this.#db.prepare('SELECT id, slug, created_at FROM apps WHERE slug = ?').get(slug) as AppRow);
+    });
+  }
+
+  // ---- Memories -----------------------------------------------------------------------------------------------
+
+  insertMemory(memory: NewMemory, idempotency?: IdempotencyClaim): Promise<InsertOutcome> {
+    return this.#run(() =>
+      this.#db
+        .transaction((): InsertOutcome => {
+          if (idempotency) {
+            const existing = this.#db
+              .prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key_id = ? AND key = ?')
+              .get(idempotency.keyId, idempotency.key) as { request_hash: string; response: string; created_at: string } | undefined;
+            if (existing && existing.created_at < idempotency.notBefore) {
+              this.#db.prepare('DELETE FROM idempotency_keys WHERE key_id = ? AND key = ?').run(idempotency.keyId, idempotency.key);
+            } else if (existing) {
+              return {
+                kind: 'replayed',
+                record: { requestHash: existing.request_hash, response: existing.response, createdAt: existing.created_at },
+              };
+            }
+          }
+          const { lastInsertRowid } = this.#db
+            .prepare(
+              'INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            )
+            .run(memory.id, memory.uuid, memory.userId, memory.appId, memory.text, JSON.stringify(memory.metadata), memory.createdAt);
+          const rowid = BigInt(lastInsertRowid);
+          this.#db
+            .prepare('INSERT INTO memory_vectors (rowid, user_id, app_id, embedding) VALUES (?, ?, ?, ?)')
+            .run(rowid, memory.userId, memory.appId, vectorBlob(memory.embedding));
+          this.#db
+            .prepare('INSERT INTO memory_words (rowid, text, owner) VALUES (?, ?, ?)')
+            .run(rowid, memory.text, ownerToken(memory.userId));
+          if (idempotency) {
+            this.#db
+              .prepare('INSERT INTO idempotency_keys (key_id, key, request_hash, response, created_at) VALUES (?, ?, ?, ?, ?)')
+              .run(idempotency.keyId, idempotency.key, idempotency.requestHash, idempotency.response, new Date().toISOString());
+          }
+          return { kind: 'created' };
+        })
+        .immediate(),
+    );
+  }
+
+  getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined> {
+    return this.#run(() => {
+      const column = ref.kind === 'id' ? 'm.id' : 'm.uuid';
+      const row = this.#db
+        .prepare(
+          `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+           WHERE ${column} = ? AND (? IS NULL OR m.app_id = ?)`,
+        )
+        .get(ref.value, scope.appId, scope.appId) as MemoryRow | undefined;
+      return row ? toMemory(row) : undefined;
+    });
+  }
+
+  listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
+    return this.#run(() => {
+      // One read transaction: the page and the total see the same snapshot.
+      return this.#db.transaction(() => {
+        const appFilter = query.scope.appId === null ? '' : 'AND m.app_id = @appId';
+        const items = (
+          this.#db
+            .prepare(
+              `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+               WHERE m.user_id = @userId ${appFilter}
+               ORDER BY m.created_at DESC, m.id DESC LIMIT @limit OFFSET @offset`,
+            )
+            .all({ userId: query.userId, appId: query.scope.appId, limit: query.limit, offset: query.offset }) as MemoryRow[]
+        ).map(toMemory);
+        const { total } = this.#db
+          .prepare(`SELECT COUNT(*) AS total FROM memories m WHERE m.user_id = @userId ${appFilter}`)
+          .get({ userId: query.userId, appId: query.scope.appId }) as { total: number };
+        return { items, total };
+      })();
+    });
+  }
+
+  #deleteRowids(rowids: readonly number[]): void {
+    if (rowids.length === 0) return;
+    // Memories exist only after the model was declared, so the vector table exists whenever there is a row.
+    if (!this.#hasVectorIndex()) throw new MemoryError('unavailable', 'The vector index is missing.');
+    const delMemory = this.#db.prepare('DELETE FROM memories WHERE rowid = ?');
+    const delVector = this.#db.prepare('DELETE FROM memory_vectors WHERE rowid = ?');
+    const delWords = this.#db.prepare('DELETE FROM memory_words WHERE rowid = ?');
+    for (const rowid of rowids) {
+      delVector.run(rowid);
+      delWords.run(rowid);
+      delMemory.run(rowid);
+    }
+  }
+
+  deleteMemories(refs: MemoryRef[], scope: AppScope): Promise<number> {
+    return this.#run(() =>
+      this.#db
+        .transaction(() => {
+          const ids = JSON.stringify(refs.filter((r) => r.kind === 'id').map((r) => r.value));
+          const uuids = JSON.stringify(refs.filter((r) => r.kind === 'uuid').map((r) => r.value));
+          const rows = this.#db
+            .prepare(
+              `SELECT rowid FROM memories
+               WHERE (id IN (SELECT value FROM json_each(?)) OR uuid IN (SELECT value FROM json_each(?)))
+                 AND (? IS NULL OR app_id = ?)`,
+            )
+            .all(ids, uuids, scope.appId, scope.appId) as Array<{ rowid: number }>;
+          this.#deleteRowids(rows.map((r) => r.rowid));
+          return rows.length;
+        })
+        .immediate(),
+    );
+  }
+
+  deleteUserMemories(userId: string, scope: AppScope): Promise<number> {
+    return this.#run(() =>
+      this.#db
+        .transaction(() => {
+          const rows = this.#db
+            .prepare('SELECT rowid FROM memories WHERE user_id = ? AND (? IS NULL OR app_id = ?)')
+            .all(userId, scope.appId, scope.appId) as Array<{ rowid: number }>;
+          this.#deleteRowids(rows.map((r) => r.rowid));
+          return rows.length;
+        })
+        .immediate(),
+    );
+  }
+
+  recallCandidates(query: CandidateQuery): Promise<Candidate[]> {
+    return this.#run(() =>
+      this.#db.transaction(() => {
+        const appId = query.scope.appId;
+        const cosine = new Map<number, number>();
+        const vectorHits = this.#db
+          .prepare(
+            `SELECT rowid, distance FROM memory_vectors
+             WHERE embedding MATCH ? AND k = ? AND user_id = ? ${appId === null ? '' : 'AND app_id = ?'}`,
+          )
+          .all(
+            ...[vectorBlob(query.embedding), query.vectorK, query.userId, ...(appId === null ? [] : [appId])],
+          ) as Array<{ rowid: number; distance: number }>;
+        for (const hit of vectorHits) cosine.set(hit.rowid, 1 - hit.distance);
+
+        const bm25 = new Map<number, number>();
+        const match = wordQuery(query.userId, query.terms);
+        if (match !== undefined && query.textK > 0) {
+          const wordHits = this.#db
+            .prepare(
+              `SELECT w.rowid AS rowid, -bm25(memory_words, 1.0, 0.0) AS score
+               FROM memory_words w JOIN memories m ON m.rowid = w.rowid
+               WHERE memory_words MATCH ? AND m.user_id = ? AND (? IS NULL OR m.app_id = ?)
+               ORDER BY bm25(memory_words, 1.0, 0.0) LIMIT ?`,
+            )
+            .all(match, query.userId, appId, appId, query.textK) as Array<{ rowid: number; score: number }>;
+          for (const hit of wordHits) bm25.set(hit.rowid, Math.max(0, hit.score));
+          // Vector hits outside the word top-k still get their true BM25 (0 when no term occurs).
+          const oneWordScore = this.#db.prepare(
+            'SELECT -bm25(memory_words, 1.0, 0.0) AS score FROM memory_words WHERE memory_words MATCH ? AND rowid = ?',
+          );
+          for (const rowid of cosine.keys()) {
+            if (bm25.has(rowid)) continue;
+            const row = oneWordScore.get(match, rowid) as { score: number } | undefined;
+            bm25.set(rowid, row ? Math.max(0, row.score) : 0);
+          }
+        }
+        // Word hits outside the vector top-k still get their true cosine.
+        const oneDistance = this.#db.prepare(
+          'SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_vectors WHERE rowid = ?',
+        );
+        const queryBlob = vectorBlob(query.embedding);
+        for (const rowid of bm25.keys()) {
+          if (cosine.has(rowid)) continue;
+          const row = oneDistance.get(queryBlob, rowid) as { distance: number } | undefined;
+          cosine.set(rowid, row ? 1 - row.distance : 0);
+        }
+
+        const rowids = [...cosine.keys()];
+        if (rowids.length === 0) return [];
+        const rows = this.#db
+          .prepare(
+            `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+             WHERE m.rowid IN (SELECT value FROM json_each(?))`,
+          )
+          .all(JSON.stringify(rowids)) as MemoryRow[];
+        const prev = this.#db.prepare(
+          `SELECT id FROM memories WHERE user_id = ? AND app_id = ? AND (created_at, id) < (?, ?)
+           ORDER BY created_at DESC, id DESC LIMIT 1`,
+        );
+        const next = this.#db.prepare(
+          `SELECT id FROM memories WHERE user_id = ? AND app_id = ? AND (created_at, id) > (?, ?)
+           ORDER BY created_at ASC, id ASC LIMIT 1`,
+        );
+        return rows.map((row): Candidate => {
+          const args = [row.user_id, row.app_id, row.created_at, row.id] as const;
+          return {
+            memory: toMemory(row),
+            cosine: cosine.get(row.rowid) ?? 0,
+            bm25: bm25.get(row.rowid) ?? 0,
+            prevId: (prev.get(...args) as { id: string } | undefined)?.id ?? null,
+            nextId: (next.get(...args) as { id: string } | undefined)?.id ?? null,
+          };
+        });
+      })(),
+    );
+  }
+
+  countMemories(): Promise<number> {
+    return this.#run(() => (this.#db.prepare('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n);
+  }
+
+  // ---- Idempotency --------------------------------------------------------------------------------------------
+
+  findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined> {
+    return this.#run(() => {
+      const row = this.#db
+        .prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key_id = ? AND key = ?')
+        .get(keyId, key) as { request_hash: string; response: string; created_at: string } | undefined;
+      if (!row) return undefined;
+      if (row.created_at < notBefore) {
+        // Expired: forget it so that the key can be used again.
+        this.#db.prepare('DELETE FROM idempotency_keys WHERE key_id = ? AND key = ? AND created_at < ?').run(keyId, key, notBefore);
+        return undefined;
+      }
+      return { requestHash: row.request_hash, response: row.response, createdAt: row.created_at };
+    });
+  }
+
+  // ---- API keys -----------------------------------------------------------------------------------------------
+
+  createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord> {
+    return this.#run(() => {
+      this.#db
+        .prepare('INSERT INTO api_keys (id, prefix, hash, app_id, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(key.id, key.prefix, key.hash, key.appId, key.label, key.createdAt, key.revokedAt);
+      return toKey(
+        this.#db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k LEFT JOIN apps a ON a.id = k.app_id WHERE k.id = ?`).get(key.id) as KeyRow,
+      );
+    });
+  }
+
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    return this.#run(() => {
+      const row = this.#db
+        .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k LEFT JOIN apps a ON a.id = k.app_id WHERE k.hash = ?`)
+        .get(hash) as KeyRow | undefined;
+      return row ? toKey(row) : undefined;
+    });
+  }
+
+  listKeys(): Promise<ApiKeyRecord[]> {
+    return this.#run(() =>
+      (
+        this.#db
+          .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k LEFT JOIN apps a ON a.id = k.app_id ORDER BY k.created_at, k.id`)
+          .all() as KeyRow[]
+      ).map(toKey),
+    );
+  }
+
+  revokeKey(id: string, at: string): Promise<boolean> {
+    return this.#run(() => {
+      const exists = this.#db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(id);
+      if (!exists) return false;
+      this.#db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
+      return true;
+    });
+  }
+
+  countKeys(): Promise<number> {
+    return this.#run(() => (this.#db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL').get() as { n: number }).n);
+  }
+
+  getModel(): Promise<ModelRecord | undefined> {
+    return this.#run(() => readModelRecord(this.#db));
+  }
+
+  useModel(model: ModelRecord): Promise<void> {
+    return this.#run(() => ensureVectorIndex(this.#db, model));
+  }
+
+  #hasVectorIndex(): boolean {
+    return this.#db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'").get() !== undefined;
+  }
+
+  ping(): Promise<boolean> {
+    return this.#run(() => this.#db.prepare('SELECT 1 AS ok').get() !== undefined);
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    // Checkpoint so the next start finds everything in the main file.
+    try {
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Another process may hold the WAL; its own close checkpoints.
+    }
+    this.#db.close();
+    return Promise.resolve();
+  }
+}
