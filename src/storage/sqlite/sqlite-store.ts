@@ -258,14 +258,17 @@ export class SqliteStore implements MemoryStore {
             )
             .all(match, query.userId, appId, appId, query.textK) as Array<{ rowid: number; score: number }>;
           for (const hit of wordHits) bm25.set(hit.rowid, Math.max(0, hit.score));
-          // Vector hits outside the word top-k still get their true BM25 (0 when no term occurs).
-          const oneWordScore = this.#db.prepare(
-            'SELECT -bm25(memory_words, 1.0, 0.0) AS score FROM memory_words WHERE memory_words MATCH ? AND rowid = ?',
-          );
-          for (const rowid of cosine.keys()) {
-            if (bm25.has(rowid)) continue;
-            const row = oneWordScore.get(match, rowid) as { score: number } | undefined;
-            bm25.set(rowid, row ? Math.max(0, row.score) : 0);
+          // Vector hits outside the word top-k still get their true BM25 (0 when no term occurs). One query for
+          // all of them: FTS5 mishandles a bound `rowid = ?` beside MATCH (it returned another row), IN does not.
+          const missing = [...cosine.keys()].filter((rowid) => !bm25.has(rowid));
+          if (missing.length > 0) {
+            const rows = this.#db
+              .prepare(
+                `SELECT rowid, -bm25(memory_words, 1.0, 0.0) AS score FROM memory_words
+                 WHERE memory_words MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+              )
+              .all(match, JSON.stringify(missing)) as Array<{ rowid: number; score: number }>;
+            for (const row of rows) bm25.set(row.rowid, Math.max(0, row.score));
           }
         }
         // Word hits outside the vector top-k still get their true cosine.

@@ -1,0 +1,88 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RequestHandler } from 'express';
+import { Authenticator } from '../../core/auth.js';
+import { createApiKey } from '../../core/key-admin.js';
+import { createLogger, errorFields, type Logger } from '../../core/logger.js';
+import { TokenBucketRateLimiter } from '../../core/rate-limit.js';
+import type { MemoryService } from '../../core/service.js';
+import { createApp } from '../../rest/app.js';
+import type { ServeConfig } from '../config.js';
+import { consoleOutput, type Output } from '../output.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  runtime: Runtime;
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes the model and the database. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface ServeOptions {
+  logger?: Logger;
+  output?: Output;
+  /** Builds the MCP endpoint for this service (mounted at /mcp), when the MCP adapter is present. */
+  mcpHandler?: (service: MemoryService) => RequestHandler;
+}
+
+/** Starts the HTTP server on the embedded defaults; the CLI's `serve` and the tests both use this. */
+export async function startServer(config: ServeConfig, options: ServeOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const output = options.output ?? consoleOutput;
+  const runtime = openRuntime(config, logger);
+  try {
+    if (config.apiKey === undefined && (await runtime.store.countKeys()) === 0) {
+      const { key } = await createApiKey(runtime.store, { label: 'first run' });
+      output.notice(
+        `No API key existed, so one was created. Keep it: it is shown only this once.\n\n  ${key}\n\n` +
+          'Send it as "Authorization: Bearer <key>". Manage keys with `agent-memory keys`.',
+      );
+    }
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+
+  const app = createApp({
+    service: runtime.service,
+    authenticator: new Authenticator({ store: runtime.store, extraKeys: config.apiKey ? [config.apiKey] : [] }),
+    rateLimiter: new TokenBucketRateLimiter({ perMinute: config.rateLimit }),
+    logger,
+    ...(options.mcpHandler ? { mcp: options.mcpHandler(runtime.service) } : {}),
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
+  }).catch(async (error: unknown) => {
+    await runtime.close();
+    throw error;
+  });
+  // Slow clients must not hold a connection forever; keep-alive a little longer than common proxies.
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 65_000;
+
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (graceMs = 10_000): Promise<void> => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await stopped;
+      clearTimeout(timer);
+      await runtime.close();
+    })();
+    return closing;
+  };
+
+  runtime.modelReady.then(
+    (info) => logger.info('model ready', { model: info.model, dimension: info.dimension }),
+    (error: unknown) => logger.error('model unavailable: store and recall answer 503', errorFields(error)),
+  );
+  logger.info('listening', { url, db: config.dbPath });
+  return { url, port, runtime, close };
+}

@@ -1,0 +1,68 @@
+import type { LogLevel } from '../core/logger.js';
+
+/** Settings shared by every command, from flags first, then environment variables, then defaults. */
+export interface RuntimeConfig {
+  dbPath: string;
+  model: string;
+  modelDir: string | undefined;
+  logLevel: LogLevel;
+}
+
+export interface ServeConfig extends RuntimeConfig {
+  port: number;
+  host: string;
+  apiKey: string | undefined;
+  /** Requests per minute per key; 0 turns rate limiting off. */
+  rateLimit: number;
+}
+
+export const DEFAULTS = {
+  dbPath: './data/memory.db',
+  port: 8787,
+  host: '127.0.0.1',
+  model: 'use-lite',
+  rateLimit: 1200,
+  logLevel: 'info' as LogLevel,
+} as const;
+
+type Env = Record<string, string | undefined>;
+type Flags = Record<string, string | boolean | undefined>;
+
+function text(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}".`);
+  }
+  return Number(raw);
+}
+
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+export function runtimeConfig(flags: Flags, env: Env): RuntimeConfig {
+  const level = text(flags['log-level']) ?? env.MEMORY_LOG_LEVEL ?? DEFAULTS.logLevel;
+  if (!LEVELS.includes(level as LogLevel)) throw new ConfigError(`Log level must be one of ${LEVELS.join(', ')}.`);
+  return {
+    dbPath: text(flags.db) ?? env.MEMORY_DB_PATH ?? DEFAULTS.dbPath,
+    model: text(flags.model) ?? env.MEMORY_EMBED_MODEL ?? DEFAULTS.model,
+    modelDir: text(flags['model-dir']) ?? env.MEMORY_MODEL_DIR,
+    logLevel: level as LogLevel,
+  };
+}
+
+export function serveConfig(flags: Flags, env: Env): ServeConfig {
+  return {
+    ...runtimeConfig(flags, env),
+    port: integer('The port', text(flags.port) ?? env.PORT, DEFAULTS.port, 0, 65535),
+    host: text(flags.host) ?? env.HOST ?? DEFAULTS.host,
+    apiKey: env.MEMORY_API_KEY !== undefined && env.MEMORY_API_KEY !== '' ? env.MEMORY_API_KEY : undefined,
+    rateLimit: integer('MEMORY_RATE_LIMIT', text(flags['rate-limit']) ?? env.MEMORY_RATE_LIMIT, DEFAULTS.rateLimit, 0, 1_000_000_000),
+  };
+}

@@ -1,0 +1,101 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { MemoryError } from '../core/errors.js';
+import { backup } from './commands/backup.js';
+import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
+import { startServer } from './commands/serve.js';
+import { ConfigError, runtimeConfig, serveConfig } from './config.js';
+import { consoleOutput, type Output } from './output.js';
+
+const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over one SQLite file)
+
+Usage:
+  agent-memory serve [--port 8787] [--host 127.0.0.1] [--db ./data/memory.db]
+  agent-memory keys create [--app SLUG] [--name LABEL]
+  agent-memory keys list
+  agent-memory keys revoke KEY_ID
+  agent-memory backup PATH
+
+Common options:
+  --db PATH          SQLite database file (env MEMORY_DB_PATH, default ./data/memory.db)
+  --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite)
+  --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
+  --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
+  -h, --help         this text
+`;
+
+const OPTIONS = {
+  db: { type: 'string' },
+  model: { type: 'string' },
+  'model-dir': { type: 'string' },
+  'log-level': { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  app: { type: 'string' },
+  name: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Waits for SIGTERM or SIGINT, then runs `stop` once. */
+function onShutdown(stop: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const handler = () => {
+      process.off('SIGTERM', handler);
+      process.off('SIGINT', handler);
+      stop().then(resolve, resolve);
+    };
+    process.on('SIGTERM', handler);
+    process.on('SIGINT', handler);
+  });
+}
+
+export async function main(argv: string[], out: Output = consoleOutput): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    out.notice(`${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, sub, arg] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    out.print(HELP);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const env = process.env;
+  try {
+    switch (command) {
+      case 'serve': {
+        const server = await startServer(serveConfig(values, env), { output: out });
+        out.notice(`agent-memory is listening on ${server.url} (REST under /v1, health at /healthz).`);
+        await onShutdown(() => server.close());
+        return 0;
+      }
+      case 'keys': {
+        const config = runtimeConfig(values, env);
+        if (sub === 'create') return await keysCreate(config, { ...(values.app ? { app: values.app } : {}), ...(values.name ? { label: values.name } : {}) }, out);
+        if (sub === 'list') return await keysList(config, out);
+        if (sub === 'revoke' && arg) return await keysRevoke(config, arg, out);
+        out.notice('Usage: agent-memory keys create [--app SLUG] [--name LABEL] | keys list | keys revoke KEY_ID');
+        return 2;
+      }
+      case 'backup': {
+        if (!sub) {
+          out.notice('Usage: agent-memory backup PATH');
+          return 2;
+        }
+        return await backup(runtimeConfig(values, env), sub, out);
+      }
+      default:
+        out.notice(`Unknown command "${command}".\n\n${HELP}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof MemoryError) {
+      out.notice(`agent-memory: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,43 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Authenticator } from '../core/auth.js';
+import type { Logger } from '../core/logger.js';
+import type { RateLimiter } from '../core/rate-limit.js';
+import type { MemoryService } from '../core/service.js';
+import { accessLog } from './middleware/access-log.js';
+import { authenticate } from './middleware/authenticate.js';
+import { errorHandler, notFound } from './middleware/errors.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { requestId } from './middleware/request-id.js';
+import { healthRouter } from './routes/health.js';
+import { memoriesRouter } from './routes/memories.js';
+
+export interface AppDeps {
+  service: MemoryService;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+  /** The MCP streamable HTTP endpoint, mounted at /mcp behind the same key check and rate limit. */
+  mcp?: RequestHandler;
+}
+
+/** The HTTP application: no side effects at import, everything it uses is passed in. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Express 5's default "simple" parser: a repeated parameter becomes an array, which validation rejects.
+  app.set('query parser', 'simple');
+
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(healthRouter(deps.service));
+
+  const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
+  app.use('/v1', ...guarded);
+  app.use('/v1/memories', memoriesRouter(deps.service));
+  if (deps.mcp) app.all('/mcp', ...guarded, deps.mcp);
+
+  app.use(notFound());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

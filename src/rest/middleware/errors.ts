@@ -1,0 +1,62 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { MemoryError, toMemoryError, type ErrorCode } from '../../core/errors.js';
+import { errorFields, type Logger } from '../../core/logger.js';
+import { LIMITS } from '../../core/limits.js';
+import { locals } from '../locals.js';
+
+/** Errors raised by express and body-parser before our code runs, by their `type`. */
+const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  'entity.parse.failed': { code: 'invalid_json', message: 'The request body is not valid JSON.' },
+  'entity.too.large': {
+    code: 'payload_too_large',
+    message: `The request body is larger than ${LIMITS.bodyMaxBytes} bytes.`,
+  },
+  'encoding.unsupported': { code: 'unsupported_media_type', message: 'The request body has an unsupported content encoding.' },
+  'charset.unsupported': { code: 'unsupported_media_type', message: 'The request body must be UTF-8 JSON.' },
+  'request.aborted': { code: 'invalid_json', message: 'The request body was cut off.' },
+  'request.size.invalid': { code: 'invalid_json', message: 'The request body does not match its Content-Length.' },
+};
+
+function fromFramework(error: unknown): MemoryError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  if (typeof type === 'string' && PARSER_ERRORS[type]) {
+    const mapped = PARSER_ERRORS[type];
+    return new MemoryError(mapped.code, mapped.message, { cause: error });
+  }
+  // Express fails to decode a malformed percent-encoded path parameter with a 400 URIError.
+  if (error instanceof URIError || status === 400) {
+    return new MemoryError('validation_error', 'The request path is not valid percent-encoding.', {
+      details: [{ path: 'path', message: 'Malformed percent-encoding.' }],
+      cause: error,
+    });
+  }
+  return undefined;
+}
+
+/** Unknown routes and methods answer the contract's JSON 404, never express's HTML page. */
+export function notFound(): RequestHandler {
+  return function notFoundHandler(req, _res, next) {
+    next(new MemoryError('not_found', `No route for ${req.method} ${req.path}.`));
+  };
+}
+
+/**
+ * The last middleware: every failure becomes the contract's error body. Anything unexpected is logged with the
+ * request id and answered with a bare 500 `server_error`: no stack, no SQL, no internal message.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return function errorHandlerMiddleware(error: unknown, _req, res, next) {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const mapped = error instanceof MemoryError ? error : (fromFramework(error) ?? toMemoryError(error));
+    if (mapped.code === 'server_error') {
+      logger.error('unhandled error', { requestId: locals(res).requestId, ...errorFields(error) });
+    }
+    if (mapped.code === 'auth_error') res.setHeader('WWW-Authenticate', 'Bearer');
+    if (mapped.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
+    res.status(mapped.status).json(mapped.toBody());
+  };
+}

@@ -1,0 +1,17 @@
+import type { Request } from 'express';
+
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Query strings carry text; the contract's schemas expect numbers for page, pageSize, limit and minScore. Only a
+ * well-formed number is converted, so "abc", "" or a repeated parameter (an array) still fail validation with the
+ * field's own message instead of being coerced or silently clamped.
+ */
+export function queryInput(req: Request, numericFields: readonly string[]): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  for (const field of numericFields) {
+    const value = input[field];
+    if (typeof value === 'string' && NUMERIC.test(value)) input[field] = Number(value);
+  }
+  return input;
+}

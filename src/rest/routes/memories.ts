@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import type { MemoryService } from '../../core/service.js';
+import { callerOf } from '../locals.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { queryInput } from '../query.js';
+
+const LIST_NUMBERS = ['page', 'pageSize'] as const;
+const RECALL_NUMBERS = ['limit', 'minScore'] as const;
+
+/**
+ * The /v1/memories routes: each one hands the request's input to the service and writes its answer. Literal
+ * paths (`recall`, `batch-delete`) are declared before `/:userId`, so they are never taken for a user id.
+ */
+export function memoriesRouter(service: MemoryService): Router {
+  const router = Router();
+  const body = jsonBody();
+
+  router.post('/', body, async (req, res) => {
+    const { result, replayed } = await service.store(callerOf(res), req.body, {
+      idempotencyKey: req.get('Idempotency-Key'),
+    });
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(201).json(result);
+  });
+
+  router.get('/', async (req, res) => {
+    res.json(await service.list(callerOf(res), queryInput(req, LIST_NUMBERS)));
+  });
+
+  router.delete('/', async (req, res) => {
+    res.json(await service.forgetAll(callerOf(res), queryInput(req, [])));
+  });
+
+  router.get('/recall', async (req, res) => {
+    res.json(await service.recall(callerOf(res), queryInput(req, RECALL_NUMBERS)));
+  });
+
+  router.post('/recall', body, async (req, res) => {
+    res.json(await service.recall(callerOf(res), req.body));
+  });
+
+  router.post('/batch-delete', body, async (req, res) => {
+    res.json(await service.forgetMany(callerOf(res), req.body));
+  });
+
+  router.get('/:userId', async (req, res) => {
+    res.json(await service.list(callerOf(res), { ...queryInput(req, LIST_NUMBERS), userId: req.params.userId }));
+  });
+
+  router.delete('/:id', async (req, res) => {
+    res.json(await service.forget(callerOf(res), req.params.id));
+  });
+
+  return router;
+}

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type ErrorJson, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: 0 });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('errors and routing', () => {
+  it.each([
+    ['GET', '/nope'],
+    ['GET', '/v1/nope'],
+    ['PUT', '/v1/memories'],
+    ['PATCH', '/v1/memories/mem_000000000000'],
+    ['POST', '/v1/memories/someone'],
+  ])('%s %s is a JSON 404', async (method, path) => {
+    const res = await server.call(path, { method });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(((await res.json()) as ErrorJson).error.code).toBe('not_found');
+  });
+
+  it('echoes a sane request id and replaces an unsafe one', async () => {
+    const mine = await server.call('/v1/memories/x', { headers: { 'X-Request-Id': 'abc-123' } });
+    expect(mine.headers.get('x-request-id')).toBe('abc-123');
+    const unsafe = await server.call('/v1/memories/x', { headers: { 'X-Request-Id': 'a b\tc' } });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never answers with HTML or a stack trace', async () => {
+    const res = await server.call('/v1/memories', { method: 'POST', body: '\u0000\u0001', headers: { 'Content-Type': 'application/json' } });
+    const text = await res.text();
+    expect(res.status).toBe(400);
+    expect(text).not.toMatch(/<html|at \w+ \(/i);
+  });
+});

@@ -1,0 +1,83 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryError } from '../../../src/core/errors.js';
+import { openDatabase } from '../../../src/storage/sqlite/connection.js';
+import { LATEST_VERSION, MIGRATIONS, currentVersion, migrate } from '../../../src/storage/sqlite/migrations.js';
+import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agent-memory-migrate-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('upgrades a version-1 file in place, keeping its rows', async () => {
+    const path = join(dir, 'old.db');
+    const db = openDatabase(path);
+    currentVersion(db);
+    const first = MIGRATIONS[0];
+    if (!first) throw new Error('no migrations');
+    first.up(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (1, 'v1', '2024-01-01T00:00:00.000Z')").run();
+    db.prepare("INSERT INTO apps VALUES ('a1', 'default', '2024-01-01T00:00:00.000Z')").run();
+    db.prepare(
+      "INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES ('mem_AAAAAAAAAAAA', 'u-1', 'u', 'a1', 'kept', '{}', '2024-01-01T00:00:00.000Z')",
+    ).run();
+    db.close();
+
+    const store = SqliteStore.open({ path });
+    const { items } = await store.listMemories({ userId: 'u', scope: { appId: null }, offset: 0, limit: 10 });
+    expect(items.map((m) => m.text)).toEqual(['kept']);
+    expect(currentVersion(store.database)).toBe(LATEST_VERSION);
+    await store.close();
+  });
+
+  it('is a no-op on an up-to-date file', () => {
+    const db = openDatabase(join(dir, 'x.db'));
+    expect(migrate(db)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(migrate(db)).toEqual([]);
+    db.close();
+  });
+
+  it('refuses a file from a newer release', () => {
+    const path = join(dir, 'future.db');
+    const db = openDatabase(path);
+    migrate(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (999, 'future', '2030-01-01T00:00:00.000Z')").run();
+    db.close();
+    expect(() => SqliteStore.open({ path })).toThrow(/newer than this release/);
+  });
+
+  it('leaves WAL mode and a busy timeout on every connection', () => {
+    const path = join(dir, 'wal.db');
+    const store = SqliteStore.open({ path });
+    expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(Number(store.database.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(1000);
+    void store.close();
+    const raw = new Database(path);
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+  });
+});
+
+describe('embedding model record', () => {
+  it('records the model on first use and refuses another one', async () => {
+    const path = join(dir, 'model.db');
+    const store = SqliteStore.open({ path });
+    await store.useModel({ model: 'model-a', dimension: 8 });
+    await store.useModel({ model: 'model-a', dimension: 8 });
+    await store.close();
+    const again = SqliteStore.open({ path });
+    expect(await again.getModel()).toEqual({ model: 'model-a', dimension: 8 });
+    const refused = again.useModel({ model: 'model-b', dimension: 16 });
+    await expect(refused).rejects.toBeInstanceOf(MemoryError);
+    await expect(again.useModel({ model: 'model-b', dimension: 16 })).rejects.toThrow(/reembed/);
+    await again.close();
+  });
+});
