@@ -52,7 +52,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     ...(options.mcpHandler ? { mcp: options.mcpHandler(runtime.service) } : {}),
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
+  const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
   }).catch(async (error: unknown) => {
     await runtime.close();
