@@ -154,7 +154,6 @@ export const idempotencyKeySchema = z
   .string()
   .min(1, 'Idempotency-Key must not be empty.')
   .max(LIMITS.idempotencyKeyMaxLength, `Idempotency-Key must be at most ${LIMITS.idempotencyKeyMaxLength} characters.`)
-  // eslint-disable-next-line no-control-regex
   .regex(/^[\u0020-\u007e]+$/, 'Idempotency-Key must be printable ASCII.');
 
 // ---- Outputs ------------------------------------------------------------------------------------------------

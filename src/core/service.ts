@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { EmbeddingState } from './embedding-state.js';
+import type { EmbeddingState } from './embedding-state.js';
 import { MemoryError } from './errors.js';
 import { isUuid, newMemoryId, newUuid, parseMemoryRef, type MemoryRef } from './ids.js';
 import { DEFAULT_APP_SLUG, LIMITS } from './limits.js';
