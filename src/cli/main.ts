@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MemoryError } from '../core/errors.js';
 import { backup } from './commands/backup.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
+import { reembedCommand } from './commands/reembed.js';
 import { startServer } from './commands/serve.js';
 import { ConfigError, runtimeConfig, serveConfig } from './config.js';
 import { consoleOutput, type Output } from './output.js';
@@ -14,6 +15,7 @@ Usage:
   agent-memory keys list
   agent-memory keys revoke KEY_ID
   agent-memory backup PATH
+  agent-memory reembed [--model NAME]   rebuild every vector after changing the embedding model
 
 Common options:
   --db PATH          SQLite database file (env MEMORY_DB_PATH, default ./data/memory.db)
@@ -87,6 +89,8 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         }
         return await backup(runtimeConfig(values, env), sub, out);
       }
+      case 'reembed':
+        return await reembedCommand(runtimeConfig(values, env), out);
       default:
         out.notice(`Unknown command "${command}".\n\n${HELP}`);
         return 2;
