@@ -51,7 +51,11 @@ export const createdAtSchema = z
   )
   .transform((v, ctx) => {
     const ms = Date.parse(v);
-    if (Number.isNaN(ms)) {
+    // Date.parse rolls impossible days over (2024-02-30 becomes March 1st): check the calendar date itself.
+    const [year, month, day] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+    const calendar = new Date(Date.UTC(year, month - 1, day));
+    const realDay = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+    if (Number.isNaN(ms) || !realDay) {
       ctx.addIssue({ code: 'custom', message: 'createdAt is not a valid date.' });
       return z.NEVER;
     }
