@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { MEMORY_ID_PATTERN, UUID_PATTERN } from './patterns.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -15,8 +16,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export const MEMORY_ID_PATTERN = /^mem_[0-9A-Za-z]{12}$/;
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { MEMORY_ID_PATTERN, UUID_PATTERN };
 
 export function newMemoryId(): string {
   return `mem_${randomBase62(12)}`;

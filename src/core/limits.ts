@@ -4,6 +4,8 @@ export const LIMITS = {
   textMaxLength: 16_000,
   queryMaxLength: 16_000,
   metadataMaxBytes: 16 * 1024,
+  /** Nesting levels of metadata (the object itself is level 1): deeper JSON overflowed the stack when serialized. */
+  metadataMaxDepth: 32,
   bodyMaxBytes: 1024 * 1024,
   pageSizeDefault: 20,
   pageSizeMax: 100,

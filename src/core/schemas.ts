@@ -3,19 +3,36 @@
  * them as tool schemas, the client library validates with them before sending.
  */
 import { z } from 'zod';
-import { MEMORY_ID_PATTERN, UUID_PATTERN } from './ids.js';
+import { MEMORY_ID_PATTERN, UUID_PATTERN } from './patterns.js';
 import { LIMITS } from './limits.js';
 
 // Control characters (C0, DEL, C1) are never part of an identifier.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+// A UTF-16 surrogate not part of a pair (the `u` flag keeps pairs whole). It has no UTF-8 form: SQLite kept invalid
+// bytes that read back as U+FFFD, so a text did not come back as sent and "a\uD800" and "a\uD801" became one user.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const wellFormed = (v: string): boolean => !LONE_SURROGATE.test(v);
+
+/** Levels of nested objects and arrays (a scalar is 0), counted without recursion so that no input overflows it. */
+function nestingWithin(value: unknown, max: number): boolean {
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { node, depth } = item;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return false;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push({ node: child, depth: depth + 1 });
+  }
+  return true;
+}
 
 export const userIdSchema = z
   .string({ error: 'userId must be a string.' })
   .min(1, 'userId must not be empty.')
   .max(LIMITS.userIdMaxLength, `userId must be at most ${LIMITS.userIdMaxLength} characters.`)
   .refine((v) => !CONTROL_CHARS.test(v), 'userId must not contain control characters.')
+  .refine(wellFormed, 'userId must be valid Unicode (no unpaired surrogate).')
   .describe('Your identifier for the end user whose memories these are.');
 
 export const appIdSchema = z
@@ -30,14 +47,21 @@ const notBlank = (v: string): boolean => v.trim().length > 0;
 
 export const memoryTextSchema = z
   .string({ error: 'text must be a string.' })
-  .min(1, 'text must not be empty.')
   .max(LIMITS.textMaxLength, `text must be at most ${LIMITS.textMaxLength} characters.`)
-  .refine(notBlank, 'text must not be only whitespace.')
+  .refine(notBlank, 'text must not be empty or only whitespace.')
+  // Every backend must store the text exactly; PostgreSQL's text type cannot hold NUL, so no backend accepts it.
+  .refine((v) => !v.includes('\u0000'), 'text must not contain NUL characters.')
+  .refine(wellFormed, 'text must be valid Unicode (no unpaired surrogate).')
   .describe('The fact to remember: one short, self-contained statement, stored exactly as sent.');
 
 export const metadataSchema = z
   .record(z.string(), z.unknown(), { error: 'metadata must be a JSON object.' })
-  .refine((v) => Buffer.byteLength(JSON.stringify(v), 'utf8') <= LIMITS.metadataMaxBytes, {
+  // Checked first, and alone: serializing deeper JSON (a 10 KB `[[[...]]]`) overflowed the stack, a 500.
+  .refine((v) => nestingWithin(v, LIMITS.metadataMaxDepth), {
+    message: `metadata must be nested at most ${LIMITS.metadataMaxDepth} levels deep.`,
+    abort: true,
+  })
+  .refine((v) => new TextEncoder().encode(JSON.stringify(v)).length <= LIMITS.metadataMaxBytes, {
     message: `metadata must be at most ${LIMITS.metadataMaxBytes} bytes as JSON.`,
   })
   .describe('Free-form JSON object stored with the memory (tags, source, ...).');
@@ -54,7 +78,7 @@ export const createdAtSchema = z
     // Date.parse rolls impossible days over (2024-02-30 becomes March 1st): check the calendar date itself.
     const [year, month, day] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
     const calendar = new Date(Date.UTC(year, month - 1, day));
-    const realDay = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+    const realDay = year >= 1 && calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
     if (Number.isNaN(ms) || !realDay) {
       ctx.addIssue({ code: 'custom', message: 'createdAt is not a valid date.' });
       return z.NEVER;
@@ -125,9 +149,9 @@ export const recallFields = {
   userId: userIdSchema,
   query: z
     .string({ error: 'query must be a string.' })
-    .min(1, 'query must not be empty.')
     .max(LIMITS.queryMaxLength, `query must be at most ${LIMITS.queryMaxLength} characters.`)
-    .refine(notBlank, 'query must not be only whitespace.')
+    .refine(notBlank, 'query must not be empty or only whitespace.')
+    .refine(wellFormed, 'query must be valid Unicode (no unpaired surrogate).')
     .describe('What you want to know, in natural language (a question or a topic).'),
   appId: appIdSchema.optional(),
   limit: limitSchema.default(LIMITS.recallLimitDefault).describe(`Most memories to return, 1 to ${LIMITS.recallLimitMax}.`),

@@ -95,6 +95,12 @@ export interface MemoryStore {
 
   // Memories
   insertMemory(memory: NewMemory, idempotency?: IdempotencyClaim): Promise<InsertOutcome>;
+  /**
+   * Bulk import: the whole batch in one transaction, all or nothing; a memory whose uuid is already stored is
+   * skipped (not an error), so a batch retried after a crash stores nothing twice. Optional while backends add
+   * it: `agent-memory import` needs it (SQLite has it).
+   */
+  insertMemories?(memories: readonly NewMemory[]): Promise<{ inserted: number }>;
   getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined>;
   listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
   /** Deletes the visible memories among refs, all or nothing; returns how many went. */

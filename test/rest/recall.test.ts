@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 async function recall(query: Record<string, string | number>): Promise<RecallJson> {
-  const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await server.call(`/v1/memories/recall?${params}`);
   expect(res.status).toBe(200);
   return (await res.json()) as RecallJson;
@@ -84,7 +84,7 @@ describe('recall', () => {
     [{ userId: 'dana', query: 'x', minScore: 1.5 }, 'minScore'],
     [{ userId: 'dana', query: 'x', minScore: -0.1 }, 'minScore'],
   ])('GET rejects %j with 422 naming %s', async (query, path) => {
-    const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
     const res = await server.call(`/v1/memories/recall?${params}`);
     expect(res.status).toBe(422);
     expect(((await res.json()) as ErrorJson).error.details?.map((d) => d.path)).toContain(path);

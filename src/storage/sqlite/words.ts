@@ -19,7 +19,8 @@ function quote(term: string): string {
  * question to occur in one memory, which finds nothing for most questions; OR lets BM25 rank partial matches.
  */
 export function wordQuery(userId: string, terms: readonly string[]): string | undefined {
-  const usable = terms.filter((t) => t.trim().length > 0);
+  // NUL ends a string inside FTS5's query parser ("unterminated string"), so it cannot be quoted: drop it.
+  const usable = terms.map((t) => t.replaceAll('\u0000', '')).filter((t) => t.trim().length > 0);
   if (usable.length === 0) return undefined;
   return `owner : ${quote(ownerToken(userId))} AND text : (${usable.map(quote).join(' OR ')})`;
 }

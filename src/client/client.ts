@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import {
+  deleteResultSchema,
+  forgetAllInputSchema,
+  forgetManyInputSchema,
+  idempotencyKeySchema,
+  listInputSchema,
+  listResultSchema,
+  memoryRefSchema,
+  recallInputSchema,
+  recallResultSchema,
+  storeInputSchema,
+  storeResultSchema,
+  type DeleteResult,
+  type ListInput,
+  type ListResult,
+  type RecallInput,
+  type RecallItem,
+  type RecallResult,
+  type StoreInput,
+  type StoreResult,
+} from '../core/schemas.js';
+import { HttpTransport } from './http.js';
+import { resolveOptions, type MemoryClientOptions } from './options.js';
+import { validate } from './validate.js';
+
+export interface StoreOptions {
+  /**
+   * Makes the store safe to repeat: the server answers the first response again for the same key and body. The
+   * client always sends one (a fresh UUID per `store` call, reused by its retries); pass your own to make your
+   * own retries (a job re-run, a queue redelivery) safe too.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+export interface ForgetAllOptions {
+  /** Only this app's memories of the user (slug or UUID); default: every app the key can see. */
+  appId?: string | undefined;
+}
+
+// Wrapped in objects so that a bad value is reported under its name (`id`, `idempotencyKey`), as a field would be.
+const forgetInputSchema = z.strictObject({ id: memoryRefSchema });
+const storeOptionsSchema = z.object({ idempotencyKey: idempotencyKeySchema.optional() });
+
+/** One key per logical store; `crypto.randomUUID` is global in Node 20+, browsers and edge runtimes. */
+function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * The agent-memory REST API, typed from the server's own zod schemas. Inputs are validated with those schemas
+ * before anything is sent (a `MemoryValidationError`, no request); failures of the call are `MemoryApiError`
+ * subclasses, `ConnectionError` or `TimeoutError`. Network errors, timeouts, 429 and 5xx are retried.
+ */
+export class MemoryClient {
+  readonly #http: HttpTransport;
+  readonly #appId: string | undefined;
+  /** The server address in use, without trailing slash. */
+  readonly baseUrl: string;
+
+  constructor(options: MemoryClientOptions = {}) {
+    const resolved = resolveOptions(options);
+    this.#http = new HttpTransport(resolved);
+    this.#appId = resolved.appId;
+    this.baseUrl = resolved.baseUrl;
+  }
+
+  /** Stores one memory. `appId` falls back to the client's `appId` option, then to the key's app, then `default`. */
+  async store(input: StoreInput, options: StoreOptions = {}): Promise<StoreResult> {
+    const params = validate(storeInputSchema, input);
+    const { idempotencyKey } = validate(storeOptionsSchema, options);
+    const body = params.appId === undefined && this.#appId !== undefined ? { ...params, appId: this.#appId } : params;
+    return this.#http.request(
+      // Generated before the first attempt, so a retry after a lost answer replays instead of storing twice.
+      { method: 'POST', path: '/v1/memories', body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() },
+      storeResultSchema,
+    );
+  }
+
+  /** One page of a user's memories, newest first: `{ memories, total, page, pageSize }`. */
+  async list(input: ListInput): Promise<ListResult> {
+    const query = validate(listInputSchema, input);
+    // The query form, not /v1/memories/:userId: a user literally called "recall" would hit the recall route.
+    return this.#http.request({ method: 'GET', path: '/v1/memories', query }, listResultSchema);
+  }
+
+  /** The memories that answer `query`, as one context string ("- text" per line), or "" when nothing matched. */
+  async recall(input: RecallInput): Promise<string> {
+    return (await this.#recall(input)).context;
+  }
+
+  /** The memories that answer `query`, with their scores (0 to 1), best first. */
+  async recallRaw(input: RecallInput): Promise<RecallItem[]> {
+    return (await this.#recall(input)).memories;
+  }
+
+  /** Deletes one memory by `mem_` id or UUID: `{ deleted: 1 }`, or `{ deleted: 0 }` if unknown or not visible. */
+  async forget(id: string): Promise<DeleteResult> {
+    const params = validate(forgetInputSchema, { id });
+    return this.#http.request(
+      { method: 'DELETE', path: `/v1/memories/${encodeURIComponent(params.id)}` },
+      deleteResultSchema,
+    );
+  }
+
+  /** Deletes several memories in one transaction (1 to 1,000 ids); unknown or invisible ids are skipped. */
+  async forgetMany(ids: readonly string[]): Promise<DeleteResult> {
+    const body = validate(forgetManyInputSchema, { ids });
+    return this.#http.request({ method: 'POST', path: '/v1/memories/batch-delete', body }, deleteResultSchema);
+  }
+
+  /** Deletes every memory of a user, or only those in `appId`. */
+  async forgetAll(userId: string, options: ForgetAllOptions = {}): Promise<DeleteResult> {
+    const query = validate(forgetAllInputSchema, { ...options, userId });
+    return this.#http.request({ method: 'DELETE', path: '/v1/memories', query }, deleteResultSchema);
+  }
+
+  async #recall(input: RecallInput): Promise<RecallResult> {
+    const body = validate(recallInputSchema, input);
+    // POST, not GET: a long query would not fit in a URL.
+    return this.#http.request({ method: 'POST', path: '/v1/memories/recall', body }, recallResultSchema);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The question frame of a query ("When did", "How many times has", "Would") says what kind of answer is wanted,
+ * not what it is about. Memories are statements, so the frame only pulls the query's embedding towards other
+ * questions; embedding the rest ("Caroline go to the support group") matches the statement that answers it.
+ */
+const LEADING_PREPOSITIONS = new Set(['in', 'on', 'at', 'for', 'to', 'from', 'with', 'by', 'about', 'and', 'so', 'but']);
+const WH_WORDS = new Set(['what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how']);
+/** Words that complete a "how" frame: how long, how many, how often. */
+const HOW_COMPLEMENTS = new Set(['long', 'many', 'much', 'often', 'far', 'old', 'soon', 'come']);
+/** "what kind of", "which type of". */
+const KIND_WORDS = new Set(['kind', 'kinds', 'sort', 'sorts', 'type', 'types']);
+const AUXILIARIES = new Set([
+  'do', 'does', 'did', 'is', 'are', 'was', 'were', 'am', 'has', 'have', 'had', 'will', 'would', 'can', 'could',
+  'should', 'shall', 'might', 'may', 'must',
+]);
+/** After "how many" the counted noun stays, but "times" (how many times) and "ago" (how long ago) are frame. */
+const FRAME_TAILS = new Set(['times', 'ago']);
+
+/** The query without its leading question frame and final punctuation; the query itself if nothing would remain. */
+export function stripQuestionFrame(query: string): string {
+  const tokens = query.trim().split(/\s+/);
+  let i = 0;
+  const lower = (j: number): string => (tokens[j] ?? '').toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
+  if (LEADING_PREPOSITIONS.has(lower(i)) && WH_WORDS.has(lower(i + 1))) i++;
+  if (WH_WORDS.has(lower(i))) {
+    const wh = lower(i);
+    i++;
+    if (wh === 'how' && HOW_COMPLEMENTS.has(lower(i))) {
+      i++;
+      if (FRAME_TAILS.has(lower(i))) i++;
+    }
+    if ((wh === 'what' || wh === 'which') && KIND_WORDS.has(lower(i)) && lower(i + 1) === 'of') i += 2;
+  }
+  while (AUXILIARIES.has(lower(i))) i++;
+  const rest = tokens.slice(i).join(' ').replace(/[?!.\s]+$/u, '');
+  return rest.length > 0 ? rest : query;
+}

@@ -1,0 +1,205 @@
+import type { QueryConfig } from 'pg';
+import { MemoryError } from '../../core/errors.js';
+import { assertSchemaName, withTransaction, type Pool, type PoolClient } from './connection.js';
+
+/**
+ * Schema migrations for PostgreSQL, mirroring the SQLite backend's tables. Never edit a released migration: add
+ * a new one. The vector column and its index are not here: their dimension depends on the embedding model and
+ * they are created by vector-index.ts when the model is declared.
+ *
+ * Every query of the store names a user (recall, list, delete-all) or a memory id, and every table that grows
+ * with use (memories, idempotency_keys) can be distributed by user_id or key (e.g. Citus), with apps, api_keys
+ * and meta as small reference tables. A distributed memories table would also need user_id in its primary and
+ * unique keys; id and uuid are random, so their uniqueness then rests on their 72 and 122 random bits.
+ */
+export interface PgMigration {
+  version: number;
+  name: string;
+  up: (client: PoolClient) => Promise<void>;
+}
+
+export const MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    name: 'apps, keys, memories with word index, idempotency, meta, rate buckets',
+    async up(client) {
+      await createVectorExtension(client);
+      await ddl(
+        client,
+        `
+
+        CREATE TABLE apps (
+          id uuid PRIMARY KEY,
+          slug text NOT NULL UNIQUE,
+          created_at timestamptz NOT NULL
+        );
+
+        CREATE TABLE api_keys (
+          id text PRIMARY KEY,
+          prefix text NOT NULL,
+          hash text NOT NULL UNIQUE,
+          app_id uuid REFERENCES apps(id),
+          label text,
+          created_at timestamptz NOT NULL,
+          revoked_at timestamptz
+        );
+
+        -- id is compared byte-wise ("C"), as SQLite and the ranker's tie-break do, whatever the database's locale.
+        -- metadata is json, not jsonb: kept as sent (key order, \\u0000 escapes), as SQLite keeps it.
+        -- text_search and doc_length feed the word side of recall (words.ts): 'english' stems and drops stop
+        -- words; doc_length (distinct lexemes) is BM25's document length, stored so that the average over a
+        -- user's memories is an index-only scan of the indexes below.
+        CREATE TABLE memories (
+          id text COLLATE "C" PRIMARY KEY,
+          uuid uuid NOT NULL UNIQUE,
+          user_id text NOT NULL,
+          app_id uuid NOT NULL REFERENCES apps(id),
+          text text NOT NULL,
+          metadata json NOT NULL DEFAULT '{}',
+          created_at timestamptz NOT NULL,
+          text_search tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+          doc_length integer GENERATED ALWAYS AS (length(to_tsvector('english', text))) STORED
+        );
+        -- List (newest first, then id), delete, recall's neighbours and statistics, with and without an app.
+        CREATE INDEX memories_user_created ON memories (user_id, created_at, id) INCLUDE (doc_length);
+        CREATE INDEX memories_user_app_created ON memories (user_id, app_id, created_at, id) INCLUDE (doc_length);
+        CREATE INDEX memories_text_search ON memories USING gin (text_search);
+
+        CREATE TABLE idempotency_keys (
+          key_id text NOT NULL,
+          key text NOT NULL,
+          request_hash text NOT NULL,
+          response text NOT NULL,
+          created_at timestamptz NOT NULL,
+          PRIMARY KEY (key_id, key)
+        );
+        CREATE INDEX idempotency_created ON idempotency_keys (created_at);
+
+        CREATE TABLE meta (
+          key text PRIMARY KEY,
+          value text NOT NULL
+        );
+
+        -- Token buckets of the rate limiter, shared by every node (pg-rate-limiter.ts).
+        CREATE TABLE rate_buckets (
+          key_id text PRIMARY KEY,
+          tokens double precision NOT NULL,
+          allowed boolean NOT NULL,
+          updated_at timestamptz NOT NULL
+        );
+      `,
+      );
+    },
+  },
+];
+
+/**
+ * pgvector must be installed on the server; creating it in the database may need more rights than the service's
+ * role has. Either failure gets a message that tells the operator what to do.
+ */
+async function createVectorExtension(client: PoolClient): Promise<void> {
+  try {
+    await ddl(client, 'CREATE EXTENSION IF NOT EXISTS vector');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === '42501' || code === '0A000' || code === '58P01') {
+      throw new MemoryError(
+        'unavailable',
+        code === '42501'
+          ? 'The pgvector extension is not enabled in this database and this role may not enable it: run ' +
+              '`CREATE EXTENSION vector;` as the database owner or an administrator.'
+          : 'The pgvector extension is not installed on this PostgreSQL server: install pgvector (0.8 or later ' +
+              'recommended) and restart.',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * Advisory lock keys (two int4: 'agme' and a purpose), taken with pg_advisory_xact_lock so that they are released
+ * by the transaction's end, even when the node holding them dies.
+ */
+export const LOCK_NAMESPACE = 0x61676d65;
+export const MIGRATION_LOCK = 1;
+export const MODEL_LOCK = 2;
+
+/**
+ * Migrations, index builds and the wait for another node's migration may take longer than a request's timeouts:
+ * their statements run with this one, on the server (SET LOCAL) and on the client (query_timeout).
+ */
+export const DDL_TIMEOUT_MS = 10 * 60_000;
+
+/** One DDL statement (or lock wait) with the long timeout. */
+export async function ddl(client: PoolClient, text: string, values: unknown[] = []): Promise<void> {
+  // pg reads a per-query query_timeout (client.js) that @types/pg does not declare.
+  const config: QueryConfig & { query_timeout: number } = { text, values, query_timeout: DDL_TIMEOUT_MS };
+  await client.query(config);
+}
+
+/** Starts a DDL transaction's work: the long server-side timeout, then the advisory lock `purpose`. */
+export async function lockForDdl(client: PoolClient, purpose: number): Promise<void> {
+  await client.query(`SET LOCAL statement_timeout = ${DDL_TIMEOUT_MS}`);
+  await ddl(client, 'SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NAMESPACE, purpose]);
+}
+
+async function versionIn(client: PoolClient): Promise<number> {
+  await ddl(
+    client,
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)',
+  );
+  const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
+  return rows[0]?.v ?? 0;
+}
+
+/** Creates the store's own schema, if it has one; nodes starting together serialise on the migration lock. */
+export function ensureSchema(pool: Pool, schema: string): Promise<void> {
+  assertSchemaName(schema);
+  return withTransaction(pool, async (client) => {
+    await lockForDdl(client, MIGRATION_LOCK);
+    // The name was checked against a plain-identifier pattern (connection.ts): it needs no quoting.
+    await ddl(client, `CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  });
+}
+
+/** The schema version the database is at (0 for an empty one). */
+export function currentVersion(pool: Pool): Promise<number> {
+  return withTransaction(pool, versionIn);
+}
+
+/**
+ * Brings the database to the latest version and returns the versions applied; refuses a database written by a
+ * newer release. Many nodes may start at once: the advisory lock makes all but one wait, and those find the
+ * work done. All pending migrations apply in one transaction (PostgreSQL's DDL is transactional): a failure
+ * leaves the previous version intact.
+ *
+ * PGlite (the tests' server) serves every connection from one session, where advisory locks do not exclude;
+ * there its socket server runs one transaction at a time instead.
+ */
+export function migrate(pool: Pool, migrations: readonly PgMigration[] = MIGRATIONS): Promise<number[]> {
+  return withTransaction(pool, async (client) => {
+    await lockForDdl(client, MIGRATION_LOCK);
+    const start = await versionIn(client);
+    const latest = migrations[migrations.length - 1]?.version ?? 0;
+    if (start > latest) {
+      throw new MemoryError(
+        'unavailable',
+        `The database schema is version ${start}, newer than this release understands (${latest}). Upgrade agent-memory.`,
+      );
+    }
+    const applied: number[] = [];
+    for (const migration of migrations) {
+      if (migration.version <= start) continue;
+      await migration.up(client);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())', [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

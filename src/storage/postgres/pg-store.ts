@@ -1,0 +1,375 @@
+import { MemoryError } from '../../core/errors.js';
+import { isUuid, newUuid, type MemoryRef } from '../../core/ids.js';
+import { silentLogger } from '../../core/logger.js';
+import type {
+  AppScope,
+  Candidate,
+  CandidateQuery,
+  IdempotencyClaim,
+  IdempotencyRecord,
+  InsertOutcome,
+  ListQuery,
+  MemoryStore,
+  ModelRecord,
+  NewMemory,
+  StoreCapabilities,
+} from '../../core/store.js';
+import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
+import { createPool, query, withClient, withTransaction, type PgConnectionOptions, type Pool, type PoolClient } from './connection.js';
+import { translatePgError } from './errors.js';
+import { ensureSchema, migrate } from './migrations.js';
+import { recallCandidates } from './recall.js';
+import {
+  APP_COLUMNS,
+  KEY_COLUMNS,
+  MEMORY_COLUMNS,
+  iso,
+  toApp,
+  toKey,
+  toMemory,
+  type AppRow,
+  type CountRow,
+  type IdempotencyRow,
+  type KeyRow,
+  type MemoryRow,
+} from './rows.js';
+import { Params, scopeFilter } from './sql.js';
+import { ensureVectorIndex, pgvectorVersion, readModelRecord, vectorLiteral } from './vector-index.js';
+
+export interface PgStoreOptions extends PgConnectionOptions {
+  /** Users (scopes) with at most this many memories are searched exactly; larger ones by HNSW (default 10,000). */
+  exactScanLimit?: number;
+}
+
+function toRecord(row: IdempotencyRow): IdempotencyRecord {
+  return { requestHash: row.request_hash, response: row.response, createdAt: iso(row.created_at) };
+}
+
+/**
+ * What PostgreSQL cannot store but the contract's schemas let through: refused as field problems (422) rather
+ * than failing as server errors. Both would be worth adding to the shared schemas, for every backend.
+ */
+function assertStorable(memory: NewMemory): void {
+  const refuse = (path: string, message: string): never => {
+    throw new MemoryError('validation_error', message, { details: [{ path, message }] });
+  };
+  // text cannot hold NUL.
+  if (memory.text.includes('\u0000')) refuse('text', 'text must not contain the NUL character (U+0000).');
+  // timestamptz starts at 4713 BC but has no year 0, which ISO 8601 (and toISOString) call 1 BC.
+  if (memory.createdAt < '0001') refuse('createdAt', 'createdAt must be in the year 1 or later.');
+}
+
+/** The app filter of queries that address memories by id: a bound key sees one app, an unbound key all. */
+function appFilter(alias: string, scope: AppScope, params: Params): string {
+  return scope.appId === null ? '' : `AND ${alias}.app_id = ${params.add(scope.appId)}`;
+}
+
+/**
+ * The networked backend: PostgreSQL with pgvector, shared by any number of stateless nodes. Every change that
+ * spans rows (a memory with its idempotency claim) runs in one transaction; races that several nodes can lose
+ * (creating an app, claiming an Idempotency-Key) are settled by unique constraints with ON CONFLICT DO NOTHING
+ * and a re-read, never by a read-then-write that two nodes could both pass.
+ */
+export class PgStore implements MemoryStore {
+  readonly capabilities: StoreCapabilities = Object.freeze({ singleWriter: false, backend: 'postgres' });
+  readonly #pool: Pool;
+  readonly #exactScanLimit: number;
+  readonly #iterativeScan: boolean;
+  #closed = false;
+
+  /** Connects, migrates the schema and checks pgvector; the pool is closed again if any of it fails. */
+  static async open(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
+    const pool = createPool(url, options);
+    try {
+      if (options.schema !== undefined) await ensureSchema(pool, options.schema);
+      await migrate(pool);
+      const version = await pgvectorVersion(pool);
+      const iterative = version !== undefined && (version[0] > 0 || version[1] >= 8);
+      if (!iterative) {
+        (options.logger ?? silentLogger).warn('pgvector is older than 0.8: recall for large users may miss memories', {
+          pgvector: version?.join('.') ?? 'unknown',
+        });
+      }
+      return new PgStore(pool, options.exactScanLimit ?? 10_000, iterative);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      translatePgError(error);
+    }
+  }
+
+  private constructor(pool: Pool, exactScanLimit: number, iterativeScan: boolean) {
+    this.#pool = pool;
+    this.#exactScanLimit = exactScanLimit;
+    this.#iterativeScan = iterativeScan;
+  }
+
+  /** The pool, for what lives beside the store on the same database (the rate limiter, maintenance commands). */
+  get pool(): Pool {
+    return this.#pool;
+  }
+
+  async #run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
+    try {
+      return await fn();
+    } catch (error) {
+      translatePgError(error);
+    }
+  }
+
+  #one<R extends object>(text: string, values: unknown[]): Promise<R | undefined> {
+    return query<R>(this.#pool, text, values).then((r) => r.rows[0]);
+  }
+
+  // ---- Apps ---------------------------------------------------------------------------------------------------
+
+  findApp(ref: string): Promise<App | undefined> {
+    return this.#run(async () => {
+      // A slug may itself look like a UUID: match either, as the SQLite store does.
+      const row = await this.#one<AppRow>(`SELECT ${APP_COLUMNS} FROM apps WHERE slug = $1 OR id = $2::uuid`, [
+        ref,
+        isUuid(ref) ? ref.toLowerCase() : null,
+      ]);
+      return row ? toApp(row) : undefined;
+    });
+  }
+
+  ensureApp(slug: string): Promise<App> {
+    return this.#run(async () => {
+      // Two statements, not one: a single statement's snapshot would not see the row that a concurrent node
+      // committed while our insert waited on it; the SELECT after it does.
+      await query(this.#pool, 'INSERT INTO apps (id, slug, created_at) VALUES ($1, $2, $3) ON CONFLICT (slug) DO NOTHING', [
+        newUuid(),
+        slug,
+        new Date().toISOString(),
+      ]);
+      const row = await this.#one<AppRow>(`SELECT ${APP_COLUMNS} FROM apps WHERE slug = $1`, [slug]);
+      if (!row) throw new Error(`App "${slug}" vanished after its creation.`);
+      return toApp(row);
+    });
+  }
+
+  // ---- Memories -----------------------------------------------------------------------------------------------
+
+  insertMemory(memory: NewMemory, idempotency?: IdempotencyClaim): Promise<InsertOutcome> {
+    return this.#run(() => {
+      assertStorable(memory);
+      return withTransaction(this.#pool, async (client): Promise<InsertOutcome> => {
+        if (idempotency) {
+          const earlier = await this.#claim(client, idempotency);
+          if (earlier) return { kind: 'replayed', record: earlier };
+        }
+        await client.query(
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, embedding)
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8::vector)`,
+          [
+            memory.id,
+            memory.uuid,
+            memory.userId,
+            memory.appId,
+            memory.text,
+            JSON.stringify(memory.metadata),
+            memory.createdAt,
+            vectorLiteral(memory.embedding),
+          ],
+        );
+        return { kind: 'created' };
+      });
+    });
+  }
+
+  /**
+   * Claims the Idempotency-Key before the memory is written, in the same transaction. ON CONFLICT DO NOTHING
+   * makes a second node with the same key wait for the first one's transaction: if it commits, the insert does
+   * nothing and the re-read (a new statement, so a new snapshot) returns the first one's record to replay; if it
+   * rolls back, the second node's claim goes through. Either way one memory is stored.
+   */
+  async #claim(client: PoolClient, claim: IdempotencyClaim): Promise<IdempotencyRecord | undefined> {
+    await client.query('DELETE FROM idempotency_keys WHERE key_id = $1 AND key = $2 AND created_at < $3', [
+      claim.keyId,
+      claim.key,
+      claim.notBefore,
+    ]);
+    const inserted = await client.query(
+      `INSERT INTO idempotency_keys (key_id, key, request_hash, response, created_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (key_id, key) DO NOTHING`,
+      [claim.keyId, claim.key, claim.requestHash, claim.response, new Date().toISOString()],
+    );
+    if (inserted.rowCount === 1) return undefined;
+    const { rows } = await client.query<IdempotencyRow>(
+      'SELECT request_hash, response, created_at FROM idempotency_keys WHERE key_id = $1 AND key = $2',
+      [claim.keyId, claim.key],
+    );
+    const row = rows[0];
+    if (!row) throw new MemoryError('unavailable', 'The database is busy; retry shortly.', { retryAfterSeconds: 1 });
+    return toRecord(row);
+  }
+
+  getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined> {
+    return this.#run(async () => {
+      const p = new Params();
+      const column = ref.kind === 'id' ? 'm.id' : 'm.uuid';
+      const cast = ref.kind === 'id' ? 'text' : 'uuid';
+      const row = await this.#one<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+         WHERE ${column} = ${p.add(ref.value)}::${cast} ${appFilter('m', scope, p)}`,
+        p.values,
+      );
+      return row ? toMemory(row) : undefined;
+    });
+  }
+
+  listMemories(q: ListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
+    return this.#run(() =>
+      // One snapshot: the page and the total agree even while other nodes write.
+      withTransaction(
+        this.#pool,
+        async (client) => {
+          const p = new Params();
+          const scope = scopeFilter('m', q.userId, q.scope, p);
+          const { rows: count } = await client.query<CountRow>(`SELECT count(*) AS n FROM memories m WHERE ${scope}`, p.values);
+          const limit = p.add(q.limit);
+          const offset = p.add(q.offset);
+          const { rows } = await client.query<MemoryRow>(
+            `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+             WHERE ${scope} ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit} OFFSET ${offset}`,
+            p.values,
+          );
+          return { items: rows.map(toMemory), total: Number(count[0]?.n ?? 0) };
+        },
+        { isolation: 'REPEATABLE READ', readOnly: true },
+      ),
+    );
+  }
+
+  deleteMemories(refs: MemoryRef[], scope: AppScope): Promise<number> {
+    return this.#run(async () => {
+      if (refs.length === 0) return 0;
+      // One statement: all of them or none.
+      const p = new Params();
+      const ids = p.add(refs.filter((r) => r.kind === 'id').map((r) => r.value));
+      const uuids = p.add(refs.filter((r) => r.kind === 'uuid').map((r) => r.value));
+      const result = await query(
+        this.#pool,
+        `DELETE FROM memories m WHERE (m.id = ANY(${ids}::text[]) OR m.uuid = ANY(${uuids}::uuid[])) ${appFilter('m', scope, p)}`,
+        p.values,
+      );
+      return result.rowCount ?? 0;
+    });
+  }
+
+  deleteUserMemories(userId: string, scope: AppScope): Promise<number> {
+    return this.#run(async () => {
+      const p = new Params();
+      const result = await query(this.#pool, `DELETE FROM memories m WHERE ${scopeFilter('m', userId, scope, p)}`, p.values);
+      return result.rowCount ?? 0;
+    });
+  }
+
+  recallCandidates(q: CandidateQuery): Promise<Candidate[]> {
+    return this.#run(() =>
+      recallCandidates(this.#pool, q, { exactScanLimit: this.#exactScanLimit, iterativeScan: this.#iterativeScan }),
+    );
+  }
+
+  countMemories(): Promise<number> {
+    return this.#run(async () => Number((await this.#one<CountRow>('SELECT count(*) AS n FROM memories', []))?.n ?? 0));
+  }
+
+  // ---- Idempotency --------------------------------------------------------------------------------------------
+
+  findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined> {
+    return this.#run(async () => {
+      const row = await this.#one<IdempotencyRow>(
+        'SELECT request_hash, response, created_at FROM idempotency_keys WHERE key_id = $1 AND key = $2',
+        [keyId, key],
+      );
+      if (!row) return undefined;
+      if (iso(row.created_at) < notBefore) {
+        // Expired: forget it so that the key can be used again.
+        await query(this.#pool, 'DELETE FROM idempotency_keys WHERE key_id = $1 AND key = $2 AND created_at < $3', [
+          keyId,
+          key,
+          notBefore,
+        ]);
+        return undefined;
+      }
+      return toRecord(row);
+    });
+  }
+
+  // ---- API keys -----------------------------------------------------------------------------------------------
+
+  createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord> {
+    return this.#run(async () => {
+      const row = await this.#one<KeyRow>(
+        `WITH k AS (
+           INSERT INTO api_keys (id, prefix, hash, app_id, label, created_at, revoked_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *
+         )
+         SELECT ${KEY_COLUMNS} FROM k LEFT JOIN apps a ON a.id = k.app_id`,
+        [key.id, key.prefix, key.hash, key.appId, key.label, key.createdAt, key.revokedAt],
+      );
+      if (!row) throw new Error('The key insert returned no row.');
+      return toKey(row);
+    });
+  }
+
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    return this.#run(async () => {
+      const row = await this.#one<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k LEFT JOIN apps a ON a.id = k.app_id WHERE k.hash = $1`, [
+        hash,
+      ]);
+      return row ? toKey(row) : undefined;
+    });
+  }
+
+  listKeys(): Promise<ApiKeyRecord[]> {
+    return this.#run(async () => {
+      const { rows } = await query<KeyRow>(
+        this.#pool,
+        `SELECT ${KEY_COLUMNS} FROM api_keys k LEFT JOIN apps a ON a.id = k.app_id ORDER BY k.created_at, k.id`,
+      );
+      return rows.map(toKey);
+    });
+  }
+
+  revokeKey(id: string, at: string): Promise<boolean> {
+    return this.#run(async () => {
+      // The first revocation's time stays.
+      const result = await query(this.#pool, 'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, at]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  countKeys(): Promise<number> {
+    return this.#run(async () =>
+      Number((await this.#one<CountRow>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL', []))?.n ?? 0),
+    );
+  }
+
+  // ---- Embedding model ----------------------------------------------------------------------------------------
+
+  getModel(): Promise<ModelRecord | undefined> {
+    return this.#run(() => withClient(this.#pool, readModelRecord));
+  }
+
+  useModel(model: ModelRecord): Promise<void> {
+    return this.#run(() => ensureVectorIndex(this.#pool, model));
+  }
+
+  async ping(): Promise<boolean> {
+    if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
+    try {
+      return (await this.#one<{ ok: number }>('SELECT 1 AS ok', []))?.ok === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+}

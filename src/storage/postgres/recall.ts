@@ -1,0 +1,140 @@
+import type { AppScope, Candidate, CandidateQuery } from '../../core/store.js';
+import { withTransaction, type Pool, type PoolClient } from './connection.js';
+import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
+import { Params, scopeFilter } from './sql.js';
+import { vectorLiteral } from './vector-index.js';
+import { wordHitsSql, type ScopeStats } from './words.js';
+
+export interface RecallOptions {
+  /** Scopes with at most this many memories are searched exactly; larger ones through the HNSW index. */
+  exactScanLimit: number;
+  /** pgvector >= 0.8: filtered HNSW scans can continue until they have found k rows of the scope. */
+  iterativeScan: boolean;
+}
+
+/** Most tuples an iterative HNSW scan visits before giving up (pgvector's default is 20,000). */
+const MAX_SCAN_TUPLES = 40_000;
+
+async function scopeStats(client: PoolClient, userId: string, scope: AppScope): Promise<ScopeStats> {
+  const p = new Params();
+  const { rows } = await client.query<{ documents: number; average_length: number }>(
+    `SELECT count(*)::float8 AS documents, coalesce(avg(m.doc_length), 0)::float8 AS average_length
+     FROM memories m WHERE ${scopeFilter('m', userId, scope, p)}`,
+    p.values,
+  );
+  return { documents: rows[0]?.documents ?? 0, averageLength: rows[0]?.average_length ?? 0 };
+}
+
+/**
+ * The vector side: the k nearest memories of the scope by cosine distance.
+ *
+ * Small scopes (most users) are scanned exactly: all of the user's vectors, read through the user index and
+ * sorted. It is always correct and costs O(memories of the user) per recall. `+ 0` makes the ORDER BY an
+ * expression the HNSW index cannot serve, so the planner cannot pick it here.
+ *
+ * Large scopes go through the HNSW index, which is shared by all users: a filtered HNSW scan visits the
+ * `ef_search` nearest vectors of everybody and keeps the user's, so it returns fewer than k rows (often none)
+ * for a user who owns a small share of the table. pgvector 0.8's iterative scan keeps walking the graph until k
+ * rows pass the filter (or MAX_SCAN_TUPLES were visited); `relaxed_order` lets results come slightly out of
+ * distance order, which costs nothing here because the ranker rescores every candidate. Trade-off: approximate
+ * (a true neighbour may be missed, as with any HNSW search) and slower for a user with a tiny share of a large
+ * table, but sub-linear for large users, where the exact scan would read every vector they own. On older
+ * pgvector the index scan runs without iteration: fast, and possibly short of k for a filtered scope. The
+ * planner still has the last word on this path: with fresh statistics it sorts a user's few hundred rows exactly
+ * rather than walk the graph.
+ */
+async function vectorHits(client: PoolClient, q: CandidateQuery, stats: ScopeStats, options: RecallOptions): Promise<string[]> {
+  if (q.vectorK <= 0) return [];
+  const p = new Params();
+  const vector = p.add(vectorLiteral(q.embedding));
+  const scope = scopeFilter('m', q.userId, q.scope, p);
+  const limit = p.add(q.vectorK);
+  const exact = stats.documents <= options.exactScanLimit;
+  if (!exact) {
+    // SET LOCAL, as set_config(..., true): for this transaction only. ef_search below k would cap the results.
+    const efSearch = String(Math.min(1_000, Math.max(40, q.vectorK)));
+    await client.query(
+      options.iterativeScan
+        ? `SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
+             set_config('hnsw.max_scan_tuples', $2, true)`
+        : "SELECT set_config('hnsw.ef_search', $1, true)",
+      options.iterativeScan ? [efSearch, String(MAX_SCAN_TUPLES)] : [efSearch],
+    );
+  }
+  const distance = `(m.embedding <=> ${vector}::vector)`;
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT m.id FROM memories m WHERE ${scope}
+     ORDER BY ${exact ? `${distance} + 0, m.id` : distance} LIMIT ${limit}`,
+    p.values,
+  );
+  return rows.map((r) => r.id);
+}
+
+async function wordHits(client: PoolClient, q: CandidateQuery, stats: ScopeStats, vectorIds: string[]): Promise<Map<string, number>> {
+  const sql = wordHitsSql({ userId: q.userId, scope: q.scope, terms: q.terms, limit: q.textK, alsoIds: vectorIds }, stats);
+  if (sql === undefined) return new Map();
+  const { rows } = await client.query<{ id: string; score: number }>(sql.text, sql.values);
+  return new Map(rows.map((r) => [r.id, Math.max(0, r.score)]));
+}
+
+interface CandidateRow extends MemoryRow {
+  cosine: number | null;
+  prev_id: string | null;
+  next_id: string | null;
+}
+
+/** The candidates' rows with their cosine to the query and their neighbours in the user's (and app's) timeline. */
+async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[]): Promise<CandidateRow[]> {
+  const p = new Params();
+  const vector = p.add(vectorLiteral(q.embedding));
+  const user = p.add(q.userId);
+  const wanted = p.add(ids);
+  const { rows } = await client.query<CandidateRow>(
+    `SELECT ${MEMORY_COLUMNS}, 1 - (m.embedding <=> ${vector}::vector) AS cosine, prev.id AS prev_id, next.id AS next_id
+     FROM memories m
+     JOIN apps a ON a.id = m.app_id
+     LEFT JOIN LATERAL (
+       SELECT x.id FROM memories x
+       WHERE x.user_id = m.user_id AND x.app_id = m.app_id AND (x.created_at, x.id) < (m.created_at, m.id)
+       ORDER BY x.created_at DESC, x.id DESC LIMIT 1
+     ) prev ON true
+     LEFT JOIN LATERAL (
+       SELECT x.id FROM memories x
+       WHERE x.user_id = m.user_id AND x.app_id = m.app_id AND (x.created_at, x.id) > (m.created_at, m.id)
+       ORDER BY x.created_at ASC, x.id ASC LIMIT 1
+     ) next ON true
+     WHERE m.user_id = ${user} AND m.id = ANY(${wanted}::text[])`,
+    p.values,
+  );
+  return rows;
+}
+
+/**
+ * Vector top-k within the scope, union word top-k within the scope; every candidate gets both its cosine and its
+ * BM25 (0 when no query term occurs in it), and its neighbours. One read-only snapshot, so the statistics, both
+ * searches and the rows agree even while other nodes write.
+ */
+export function recallCandidates(pool: Pool, q: CandidateQuery, options: RecallOptions): Promise<Candidate[]> {
+  return withTransaction(
+    pool,
+    async (client) => {
+      const stats = await scopeStats(client, q.userId, q.scope);
+      if (stats.documents === 0) return [];
+      const vectorIds = await vectorHits(client, q, stats, options);
+      const bm25 = await wordHits(client, q, stats, vectorIds);
+      const ids = [...new Set([...vectorIds, ...bm25.keys()])];
+      if (ids.length === 0) return [];
+      const rows = await candidateRows(client, q, ids);
+      return rows.map(
+        (row): Candidate => ({
+          memory: toMemory(row),
+          cosine: row.cosine ?? 0,
+          bm25: bm25.get(row.id) ?? 0,
+          prevId: row.prev_id,
+          nextId: row.next_id,
+        }),
+      );
+    },
+    { isolation: 'REPEATABLE READ', readOnly: true },
+  );
+}

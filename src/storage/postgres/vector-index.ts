@@ -1,0 +1,87 @@
+import { MemoryError } from '../../core/errors.js';
+import type { ModelRecord } from '../../core/store.js';
+import { query, withTransaction, type Pool, type PoolClient } from './connection.js';
+import { ddl, lockForDdl, MODEL_LOCK } from './migrations.js';
+
+/**
+ * The embedding column of memories, `vector(dimension)`, and its HNSW index are created when the embedding model
+ * is first declared, as SQLite's vector-index.ts creates its vec0 table: the dimension is the model's.
+ */
+const MODEL_KEY = 'embedding_model';
+const DIMENSION_KEY = 'embedding_dimension';
+
+/** pgvector indexes `vector` columns of at most 2,000 dimensions; larger models are searched by exact scans. */
+export const HNSW_MAX_DIMENSION = 2_000;
+/** The largest dimension pgvector's `vector` type accepts. */
+const VECTOR_MAX_DIMENSION = 16_000;
+
+export async function readModelRecord(client: PoolClient): Promise<ModelRecord | undefined> {
+  const { rows } = await client.query<{ key: string; value: string }>('SELECT key, value FROM meta WHERE key IN ($1, $2)', [
+    MODEL_KEY,
+    DIMENSION_KEY,
+  ]);
+  const model = rows.find((r) => r.key === MODEL_KEY)?.value;
+  const dimension = rows.find((r) => r.key === DIMENSION_KEY)?.value;
+  if (model === undefined || dimension === undefined) return undefined;
+  return { model, dimension: Number(dimension) };
+}
+
+async function createVectorColumn(client: PoolClient, dimension: number): Promise<void> {
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > VECTOR_MAX_DIMENSION) {
+    throw new Error(`Invalid embedding dimension ${dimension}.`);
+  }
+  // Nullable: rows written before any model was declared (none in practice) keep the column addable.
+  await ddl(client, `ALTER TABLE memories ADD COLUMN embedding vector(${dimension})`);
+  if (dimension <= HNSW_MAX_DIMENSION) {
+    // Cosine, like the vectors (unit length) and like SQLite's index. Built on an empty table: instant.
+    await ddl(client, 'CREATE INDEX memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops)');
+  }
+}
+
+async function writeModelRecord(client: PoolClient, record: ModelRecord): Promise<void> {
+  await client.query(
+    `INSERT INTO meta (key, value) VALUES ($1, $2), ($3, $4)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    [MODEL_KEY, record.model, DIMENSION_KEY, String(record.dimension)],
+  );
+}
+
+/**
+ * Makes sure the vector column exists for this model. A database made with another model is refused: its
+ * vectors are not comparable with the new model's, and mixing them would silently ruin recall. Nodes starting
+ * together serialise on an advisory lock, so exactly one creates the column.
+ */
+export function ensureVectorIndex(pool: Pool, model: ModelRecord): Promise<void> {
+  return withTransaction(pool, async (client) => {
+    await lockForDdl(client, MODEL_LOCK);
+    const existing = await readModelRecord(client);
+    if (existing === undefined) {
+      await createVectorColumn(client, model.dimension);
+      await writeModelRecord(client, model);
+      return;
+    }
+    if (existing.model !== model.model || existing.dimension !== model.dimension) {
+      throw new MemoryError(
+        'unavailable',
+        `This database was built with the embedding model "${existing.model}" (${existing.dimension} dimensions), ` +
+          `not "${model.model}" (${model.dimension}). Run \`agent-memory reembed\` to rebuild its vectors with the new ` +
+          `model, or start with the model it was built with.`,
+      );
+    }
+  });
+}
+
+/** pgvector's text form, `[0.1,0.2,...]`: exact for float32 values, and needs no binary type registration. */
+export function vectorLiteral(v: Float32Array): string {
+  return `[${Array.from(v, (x) => String(x)).join(',')}]`;
+}
+
+/** The installed pgvector version as [major, minor, patch], or undefined when the extension is missing. */
+export async function pgvectorVersion(pool: Pool): Promise<[number, number, number] | undefined> {
+  const { rows } = await query<{ v: string }>(
+    pool,
+    "SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'");
+  const match = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(rows[0]?.v ?? '');
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+}

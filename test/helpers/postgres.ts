@@ -1,0 +1,166 @@
+/**
+ * A PostgreSQL server for tests, without Docker: PGlite (PostgreSQL compiled to WebAssembly, in this process) with
+ * pgvector, served over TCP by @electric-sql/pglite-socket on a loopback ephemeral port, so that the store talks
+ * to it through `pg` exactly as to a real server. Set TEST_DATABASE_URL to use a real server instead (with
+ * pgvector installed); tests then run in schemas of their own and drop them.
+ *
+ * PGlite serves every connection from one session: transactions of different connections are serialised by
+ * the socket server (one at a time) and advisory locks do not exclude. Races that need two real sessions are
+ * only truly exercised against a real server.
+ */
+import { randomBytes } from 'node:crypto';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import pg from 'pg';
+
+export interface TestDatabase {
+  /** `postgres://` URL of the server (through a TcpProxy: see `proxy`). */
+  url: string;
+  kind: 'pglite' | 'external';
+  /** Sits between the store and the server, so a test can cut or freeze the database mid-test. */
+  proxy: TcpProxy;
+  /** A new schema name, unique in this database (not created: the store creates it). */
+  newSchema(): string;
+  /** Drops a schema made by a test, with everything in it. */
+  dropSchema(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts PGlite (or connects to TEST_DATABASE_URL) and makes sure pgvector is enabled in `public`. */
+export async function startTestDatabase(): Promise<TestDatabase> {
+  const external = process.env.TEST_DATABASE_URL;
+  const server = external ? undefined : await startPglite();
+  const direct = external ?? server?.url;
+  if (direct === undefined) throw new Error('no database');
+  const admin = new pg.Client({ connectionString: direct });
+  await admin.connect();
+  // In public, so every test schema (search_path "<schema>, public") finds the vector type.
+  await admin.query('CREATE EXTENSION IF NOT EXISTS vector SCHEMA public');
+  const target = new URL(direct);
+  const proxy = await TcpProxy.start(target.hostname.replace(/^\[(.*)\]$/, '$1'), Number(target.port || 5432));
+  const proxied = new URL(direct);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  const created: string[] = [];
+  return {
+    url: proxied.toString(),
+    kind: external ? 'external' : 'pglite',
+    proxy,
+    newSchema() {
+      const name = `t_${randomBytes(6).toString('hex')}`;
+      created.push(name);
+      return name;
+    },
+    async dropSchema(name) {
+      await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+    },
+    async close() {
+      for (const name of created) await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+      await proxy.close();
+      await server?.close();
+    },
+  };
+}
+
+async function startPglite(): Promise<{ url: string; close(): Promise<void> }> {
+  // Imported here so a run against TEST_DATABASE_URL never loads the WebAssembly build.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const db = await PGlite.create({ extensions: { vector } });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  await server.start();
+  const port = Number(server.getServerConn().split(':').pop());
+  return {
+    // PGlite accepts any password; one is given so that masking is exercised on a realistic URL.
+    url: `postgres://postgres:test-secret@127.0.0.1:${port}/postgres`,
+    async close() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * A TCP relay to the database that a test can break: `stop()` drops every connection and refuses new ones (a
+ * server that went away), `freeze()` keeps connections open but stops relaying (a hung server or a network
+ * partition), `start()` and `thaw()` undo them.
+ */
+export class TcpProxy {
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  readonly #host: string;
+  readonly #targetPort: number;
+  #port = 0;
+  #frozen = false;
+
+  static async start(host: string, port: number): Promise<TcpProxy> {
+    const proxy = new TcpProxy(host, port);
+    await proxy.start();
+    return proxy;
+  }
+
+  private constructor(host: string, targetPort: number) {
+    this.#host = host;
+    this.#targetPort = targetPort;
+    this.#server = createServer((client) => this.#relay(client));
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  #relay(client: Socket): void {
+    const upstream = createConnection({ host: this.#host, port: this.#targetPort });
+    for (const socket of [client, upstream]) {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('data', (data) => {
+      if (!this.#frozen) upstream.write(data);
+    });
+    upstream.on('data', (data) => {
+      if (!this.#frozen) client.write(data);
+    });
+  }
+
+  /** Listens again, on the same port after the first start. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(this.#port, '127.0.0.1', () => {
+        this.#server.off('error', reject);
+        const address = this.#server.address();
+        if (address && typeof address === 'object') this.#port = address.port;
+        resolve();
+      });
+    });
+  }
+
+  /** Refuses new connections and drops the open ones. */
+  stop(): Promise<void> {
+    for (const socket of this.#sockets) socket.destroy();
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Stops relaying: connections stay open, nothing answers. */
+  freeze(): void {
+    this.#frozen = true;
+  }
+
+  /** Relays again; what was sent while frozen is lost, so drop those connections (the pool opens new ones). */
+  thaw(): void {
+    this.#frozen = false;
+    for (const socket of this.#sockets) socket.destroy();
+  }
+
+  async close(): Promise<void> {
+    if (this.#server.listening) await this.stop();
+  }
+}

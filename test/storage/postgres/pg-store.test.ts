@@ -1,0 +1,363 @@
+/**
+ * The PostgreSQL backend against one PGlite server for the whole file (its start is the slow part): the shared
+ * store contract, then what only a networked, multi-node backend has: migrations and model checks across nodes,
+ * races between nodes, the HNSW path, the BM25 scale, outages and the shared rate limiter.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryError } from '../../../src/core/errors.js';
+import { newMemoryId, newUuid } from '../../../src/core/ids.js';
+import type { NewMemory } from '../../../src/core/store.js';
+import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import { createPool, query } from '../../../src/storage/postgres/connection.js';
+import { openPgStore, PgRateLimiter, type PgStore } from '../../../src/storage/postgres/index.js';
+import { LATEST_VERSION, MIGRATIONS, currentVersion, ensureSchema, migrate } from '../../../src/storage/postgres/migrations.js';
+import { startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
+import { storeContract, unit } from '../store-contract.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await startTestDatabase();
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+storeContract('postgres', async () => {
+  const schema = db.newSchema();
+  const store = await openPgStore(db.url, { schema });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await db.dropSchema(schema);
+    },
+  };
+});
+
+const MODEL = { model: 'test-vectors', dimension: 4 };
+
+function memory(appId: string, userId: string, text: string, embedding: number[], minute = 0): NewMemory {
+  return {
+    id: newMemoryId(),
+    uuid: newUuid(),
+    userId,
+    appId,
+    text,
+    metadata: {},
+    createdAt: new Date(Date.UTC(2024, 0, 1, 0, minute)).toISOString(),
+    embedding: unit(embedding),
+  };
+}
+
+/** Several stores on one schema: what several stateless nodes see. */
+async function nodes(count: number, schema = db.newSchema()): Promise<PgStore[]> {
+  return Promise.all(Array.from({ length: count }, () => openPgStore(db.url, { schema, poolSize: 4 })));
+}
+
+async function closeAll(stores: PgStore[]): Promise<void> {
+  await Promise.all(stores.map((s) => s.close()));
+}
+
+describe('PostgreSQL schema migrations', () => {
+  it('migrates an empty schema once when several nodes start together', async () => {
+    const schema = db.newSchema();
+    const started = await nodes(4, schema);
+    const { rows } = await query<{ version: number }>(started[0]!.pool, 'SELECT version FROM schema_migrations ORDER BY version');
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(await currentVersion(started[0]!.pool)).toBe(LATEST_VERSION);
+    await closeAll(started);
+  });
+
+  it('is a no-op on an up-to-date schema, and upgrades in place keeping rows', async () => {
+    const [store] = await nodes(1);
+    const app = await store!.ensureApp('default');
+    await store!.useModel(MODEL);
+    await store!.insertMemory(memory(app.id, 'u', 'kept', [1, 0, 0, 0]));
+    expect(await migrate(store!.pool)).toEqual([]);
+    const next = {
+      version: LATEST_VERSION + 1,
+      name: 'test: a new column',
+      async up(client: Parameters<(typeof MIGRATIONS)[number]['up']>[0]) {
+        await client.query("ALTER TABLE memories ADD COLUMN source text NOT NULL DEFAULT 'import'");
+      },
+    };
+    expect(await migrate(store!.pool, [...MIGRATIONS, next])).toEqual([LATEST_VERSION + 1]);
+    const { items } = await store!.listMemories({ userId: 'u', scope: { appId: null }, offset: 0, limit: 10 });
+    expect(items.map((m) => m.text)).toEqual(['kept']);
+    await store!.close();
+  });
+
+  it('rolls a failed migration back whole', async () => {
+    const schema = db.newSchema();
+    const pool = createPool(db.url, { schema });
+    await ensureSchema(pool, schema);
+    const broken = { version: LATEST_VERSION + 1, name: 'broken', up: () => Promise.reject(new Error('boom')) };
+    await expect(migrate(pool, [...MIGRATIONS, broken])).rejects.toThrow('boom');
+    expect(await currentVersion(pool)).toBe(0);
+    const { rows } = await query<{ n: string }>(
+      pool,
+      "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'memories'",
+      [schema],
+    );
+    expect(rows[0]?.n).toBe('0');
+    await pool.end();
+  });
+
+  it('refuses a database from a newer release', async () => {
+    const schema = db.newSchema();
+    const [store] = await nodes(1, schema);
+    await query(store!.pool, "INSERT INTO schema_migrations VALUES (999, 'future', now())");
+    await store!.close();
+    const refused = openPgStore(db.url, { schema });
+    await expect(refused).rejects.toBeInstanceOf(MemoryError);
+    await expect(openPgStore(db.url, { schema })).rejects.toThrow(/newer than this release/);
+  });
+
+  it('rejects a schema name that is not a plain identifier', async () => {
+    await expect(openPgStore(db.url, { schema: 'x"; DROP TABLE apps; --' })).rejects.toThrow(/Invalid schema name/);
+  });
+});
+
+describe('PgStore across nodes', () => {
+  it('creates the vector column once and refuses another model on every node', async () => {
+    const stores = await nodes(3);
+    await Promise.all(stores.map((s) => s.useModel(MODEL)));
+    for (const s of stores) expect(await s.getModel()).toEqual(MODEL);
+    await expect(stores[1]!.useModel({ model: 'other-model', dimension: 8 })).rejects.toThrow(/built with the embedding model "test-vectors"/);
+    const { rows } = await query<{ n: string }>(
+      stores[0]!.pool,
+      "SELECT count(*) AS n FROM pg_indexes WHERE tablename = 'memories' AND indexname = 'memories_embedding_hnsw' AND schemaname = current_schema()",
+    );
+    expect(rows[0]?.n).toBe('1');
+    await closeAll(stores);
+  });
+
+  it('stores one memory when two nodes race with one Idempotency-Key, and one app per slug', async () => {
+    const [a, b] = await nodes(2);
+    await a!.useModel(MODEL);
+    const [appA, appB] = await Promise.all([a!.ensureApp('shared'), b!.ensureApp('shared')]);
+    expect(appA).toEqual(appB);
+    const claim = { keyId: 'key_x', key: 'retry-1', requestHash: 'h', response: '{"id":"first"}', notBefore: '2000-01-01T00:00:00.000Z' };
+    const outcomes = await Promise.all(
+      [a!, b!, a!, b!].map((s, i) => s.insertMemory(memory(appA.id, 'u', `attempt ${i}`, [1, 0, 0, 0]), claim)),
+    );
+    expect(outcomes.filter((o) => o.kind === 'created')).toHaveLength(1);
+    expect(await b!.countMemories()).toBe(1);
+    await closeAll([a!, b!]);
+  });
+});
+
+describe('PgStore specifics', () => {
+  it('refuses what PostgreSQL cannot store (NUL in text, year 0) as validation errors, and ignores NUL in terms', async () => {
+    const [store] = await nodes(1);
+    await store!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    const bad = store!.insertMemory(memory(app.id, 'u', 'a\u0000b', [1, 0, 0, 0]));
+    await expect(bad).rejects.toMatchObject({ code: 'validation_error', details: [{ path: 'text' }] });
+    const yearZero = { ...memory(app.id, 'u', 'ancient', [1, 0, 0, 0]), createdAt: '0000-06-01T00:00:00.000Z' };
+    await expect(store!.insertMemory(yearZero)).rejects.toMatchObject({ code: 'validation_error', details: [{ path: 'createdAt' }] });
+    await store!.insertMemory(memory(app.id, 'u', 'plain words', [1, 0, 0, 0]));
+    const found = await store!.recallCandidates({
+      userId: 'u',
+      scope: { appId: null },
+      embedding: unit([1, 0, 0, 0]),
+      terms: ['wor\u0000ds', '\u0000'],
+      vectorK: 5,
+      textK: 5,
+    });
+    expect(found).toHaveLength(1);
+    await store!.close();
+  });
+
+  it('searches large users through the HNSW index without losing them among other users', async () => {
+    const schema = db.newSchema();
+    // A long statement timeout: PGlite builds the HNSW graph for the bulk insert below in a few seconds.
+    const store = await openPgStore(db.url, { schema, exactScanLimit: 50, statementTimeoutMs: 60_000 });
+    await store.useModel(MODEL);
+    const app = await store.ensureApp('default');
+    // 2,000 memories near the query, half of them ours: a plain filtered HNSW scan (ef_search 40) returns about
+    // 20 of ours (14 when measured), fewer than the 30 asked; the iterative scan keeps going until it has 30.
+    await query(
+      store.pool,
+      `INSERT INTO memories (id, uuid, user_id, app_id, text, created_at, embedding)
+       SELECT 'mem_' || lpad(i::text, 12, '0'), gen_random_uuid(), CASE WHEN i % 2 = 0 THEN 'ours' ELSE 'theirs' END, $1,
+              'memory ' || i, now(), ('[1,' || (random() / 10) || ',' || (random() / 10) || ',' || (random() / 10) || ']')::vector
+       FROM generate_series(1, 2000) AS i`,
+      [app.id],
+    );
+    await query(store.pool, 'ANALYZE memories');
+    const target = memory(app.id, 'ours', 'the one', [1, 0, 0, 0]);
+    await store.insertMemory(target);
+    // With these statistics the planner takes the HNSW index for this user (the path under test); for a user with
+    // a few hundred memories it would sort them exactly instead.
+    const plan = await query<{ 'QUERY PLAN': string }>(
+      store.pool,
+      "EXPLAIN SELECT id FROM memories WHERE user_id = 'ours' ORDER BY embedding <=> '[1,0,0,0]'::vector LIMIT 30",
+    );
+    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('memories_embedding_hnsw');
+    const found = await store.recallCandidates({
+      userId: 'ours',
+      scope: { appId: null },
+      embedding: unit([1, 0, 0, 0]),
+      terms: [],
+      vectorK: 30,
+      textK: 0,
+    });
+    expect(found).toHaveLength(30);
+    expect(found.every((c) => c.memory.userId === 'ours')).toBe(true);
+    expect(found.map((c) => c.memory.id)).toContain(target.id);
+    await store.close();
+  });
+
+  it('scores words on the scale of SQLite FTS5 bm25() for one user', async () => {
+    const corpus = [
+      'Caroline went to the LGBTQ support group on Tuesday and found it really moving.',
+      'Melanie painted a sunrise over the lake last year.',
+      'Caroline is researching adoption agencies because she wants to have a family.',
+      'Melanie ran a charity race for mental health on Saturday.',
+      'Caroline moved from Sweden four years ago.',
+      'Melanie took her kids camping at the beach in June.',
+      'The support group meets every week and Caroline rarely misses it.',
+      'Melanie signed up for a pottery class and made a black and white bowl.',
+      'Caroline wants to pursue a career in counseling and mental health.',
+    ];
+    const queries = [['caroline', 'support', 'group'], ['melanie', 'paint'], ['career', 'caroline', 'pursue'], ['pottery', 'bowl'], ['mental', 'health']];
+    const [pgStore] = await nodes(1);
+    const sqlite = SqliteStore.open({ path: ':memory:' });
+    const scores: Array<Map<string, number>> = [];
+    for (const store of [pgStore!, sqlite]) {
+      await store.useModel(MODEL);
+      const app = await store.ensureApp('default');
+      for (const [i, text] of corpus.entries()) await store.insertMemory(memory(app.id, 'u', text, [0, 0, 0, 1], i));
+      const map = new Map<string, number>();
+      for (const terms of queries) {
+        const found = await store.recallCandidates({ userId: 'u', scope: { appId: null }, embedding: unit([1, 0, 0, 0]), terms, vectorK: 1, textK: 20 });
+        for (const c of found) if (c.bm25 > 0) map.set(`${terms.join(' ')} | ${c.memory.text}`, c.bm25);
+      }
+      scores.push(map);
+    }
+    const [pgScores, ftsScores] = scores;
+    expect([...pgScores!.keys()].sort()).toEqual([...ftsScores!.keys()].sort());
+    for (const [key, fts] of ftsScores!) expect(pgScores!.get(key)! / fts, key).toBeGreaterThan(0.85);
+    for (const [key, fts] of ftsScores!) expect(pgScores!.get(key)! / fts, key).toBeLessThan(1.15);
+    await pgStore!.close();
+    await sqlite.close();
+  });
+});
+
+/** Awaits `promise`, expecting MemoryError 'unavailable'; returns it and how long the failure took. */
+async function unavailable(promise: Promise<unknown>): Promise<{ error: MemoryError; ms: number }> {
+  const start = Date.now();
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(MemoryError);
+  expect((error as MemoryError).code).toBe('unavailable');
+  return { error: error as MemoryError, ms: Date.now() - start };
+}
+
+describe('PgStore when the database goes away', () => {
+  it('fails fast with unavailable while the server is down, and recovers when it is back', async () => {
+    const store = await openPgStore(db.url, { schema: db.newSchema(), connectTimeoutMs: 1_000 });
+    await store.useModel({ model: 'm', dimension: 2 });
+    expect(await store.countMemories()).toBe(0);
+    await db.proxy.stop();
+    try {
+      const { error, ms } = await unavailable(store.countMemories());
+      expect(ms).toBeLessThan(2_000);
+      expect(error.message).toBe('The database is unavailable; retry shortly.');
+      expect(error.retryAfterSeconds).toBeGreaterThan(0);
+      await unavailable(store.ensureApp('x'));
+      await unavailable(
+        store.recallCandidates({
+          userId: 'u',
+          scope: { appId: null },
+          embedding: Float32Array.from([1, 0]),
+          terms: ['x'],
+          vectorK: 5,
+          textK: 5,
+        }),
+      );
+      expect(await store.ping()).toBe(false);
+    } finally {
+      await db.proxy.start();
+    }
+    expect(await store.ping()).toBe(true);
+    expect(await store.countMemories()).toBe(0);
+    await store.close();
+  });
+
+  it('times out a hung database instead of waiting for it', async () => {
+    const store = await openPgStore(db.url, { schema: db.newSchema(), statementTimeoutMs: 300, connectTimeoutMs: 500 });
+    expect(await store.countMemories()).toBe(0);
+    db.proxy.freeze();
+    try {
+      const { ms } = await unavailable(store.countMemories());
+      // statementTimeoutMs + the client's one-second backstop, give or take.
+      expect(ms).toBeLessThan(3_000);
+      // A new connection cannot even finish its handshake.
+      const opening = await unavailable(openPgStore(db.url, { connectTimeoutMs: 500 }));
+      expect(opening.ms).toBeLessThan(2_000);
+    } finally {
+      db.proxy.thaw();
+    }
+    expect(await store.countMemories()).toBe(0);
+    await store.close();
+  });
+
+  it('refuses to open on a server that is not there, without showing the password', async () => {
+    const url = 'postgres://agent:hunter2-secret@127.0.0.1:1/memories';
+    const { error, ms } = await unavailable(openPgStore(url, { connectTimeoutMs: 1_000 }));
+    expect(ms).toBeLessThan(2_000);
+    expect(error.message).not.toContain('hunter2');
+    expect(JSON.stringify(error.toBody())).not.toContain('hunter2');
+  });
+});
+
+describe('PgRateLimiter', () => {
+  let store: PgStore;
+  let schema: string;
+  beforeAll(async () => {
+    schema = db.newSchema();
+    store = await openPgStore(db.url, { schema });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('holds one limit across nodes', async () => {
+    const other = await openPgStore(db.url, { schema });
+    const nodeA = new PgRateLimiter(store.pool, { perMinute: 60, burst: 3 });
+    const nodeB = new PgRateLimiter(other.pool, { perMinute: 60, burst: 3 });
+    const decisions = await Promise.all([nodeA, nodeB, nodeA, nodeB, nodeA].map((l) => l.take('key_shared')));
+    expect(decisions.filter((d) => d?.allowed)).toHaveLength(3);
+    const refused = decisions.find((d) => d && !d.allowed);
+    expect(refused).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
+    expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((await nodeB.take('key_other'))?.allowed).toBe(true);
+    await other.close();
+  });
+
+  it('refills with time like the in-process bucket', async () => {
+    let now = Date.UTC(2024, 0, 1);
+    const limiter = new PgRateLimiter(store.pool, { perMinute: 60, burst: 2, now: () => now });
+    expect(await limiter.take('key_t')).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 1, retryAfterSeconds: 0 });
+    expect((await limiter.take('key_t'))?.allowed).toBe(true);
+    expect(await limiter.take('key_t')).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 2, retryAfterSeconds: 1 });
+    now += 1_000;
+    expect((await limiter.take('key_t'))?.allowed).toBe(true);
+    now += 60_000;
+    expect((await limiter.take('key_t'))?.remaining).toBe(1);
+  });
+
+  it('is off at 0 per minute, and unavailable when the database is', async () => {
+    expect(await new PgRateLimiter(store.pool, { perMinute: 0 }).take('k')).toBeNull();
+    await db.proxy.stop();
+    try {
+      await unavailable(new PgRateLimiter(store.pool, { perMinute: 10 }).take('k'));
+    } finally {
+      await db.proxy.start();
+    }
+  });
+});

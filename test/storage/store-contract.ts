@@ -1,0 +1,391 @@
+/**
+ * The behaviour every MemoryStore backend owes the core, as one suite: a backend's test file calls
+ * `storeContract(name, open)` with a function that opens a fresh, empty store (no model declared yet) and a
+ * cleanup for it. Backend-specific checks (files, SQL, outages) stay in the backend's own test files.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryError } from '../../src/core/errors.js';
+import { newMemoryId, newUuid } from '../../src/core/ids.js';
+import type { IdempotencyClaim, MemoryStore, NewMemory } from '../../src/core/store.js';
+
+export interface OpenedStore {
+  store: MemoryStore;
+  cleanup: () => Promise<void>;
+}
+
+const DIM = 4;
+const MODEL = { model: 'test-vectors', dimension: DIM };
+
+export function unit(values: number[]): Float32Array {
+  const norm = Math.hypot(...values);
+  return Float32Array.from(values.map((v) => v / norm));
+}
+
+export function storeContract(name: string, open: () => Promise<OpenedStore>): void {
+  describe(`MemoryStore contract: ${name}`, () => {
+    let opened: OpenedStore;
+    let store: MemoryStore;
+    let appId: string;
+
+    beforeEach(async () => {
+      opened = await open();
+      store = opened.store;
+      await store.useModel(MODEL);
+      appId = (await store.ensureApp('default')).id;
+    });
+    afterEach(async () => {
+      await opened.cleanup();
+    });
+
+    function memory(userId: string, text: string, embedding: number[], minute = 0, app = appId): NewMemory {
+      return {
+        id: newMemoryId(),
+        uuid: newUuid(),
+        userId,
+        appId: app,
+        text,
+        metadata: {},
+        createdAt: new Date(Date.UTC(2024, 0, 1, 0, minute)).toISOString(),
+        embedding: unit(embedding),
+      };
+    }
+
+    async function texts(userId: string): Promise<string[]> {
+      const { items } = await store.listMemories({ userId, scope: { appId: null }, offset: 0, limit: 100 });
+      return items.map((m) => m.text).sort();
+    }
+
+    async function recallAll(userId: string, terms: string[], embedding = [1, 0, 0, 0]) {
+      return store.recallCandidates({ userId, scope: { appId: null }, embedding: unit(embedding), terms, vectorK: 50, textK: 50 });
+    }
+
+    // ---- Apps ---------------------------------------------------------------------------------------------------
+
+    it('creates an app once even when asked twice at once, and finds it by slug or UUID', async () => {
+      const [x, y] = await Promise.all([store.ensureApp('twins'), store.ensureApp('twins')]);
+      expect(x).toEqual(y);
+      expect(x.slug).toBe('twins');
+      expect(await store.findApp('twins')).toEqual(x);
+      expect(await store.findApp(x.id.toUpperCase())).toEqual(x);
+      expect(await store.findApp('nobody')).toBeUndefined();
+      expect(await store.findApp(newUuid())).toBeUndefined();
+      expect(x.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    });
+
+    // ---- Memories -----------------------------------------------------------------------------------------------
+
+    it('keeps a memory whole: text, metadata, createdAt and app come back as stored', async () => {
+      const m = {
+        ...memory('u1', '  Émile said "hi" 👋\nand left  ', [1, 0, 0, 0]),
+        metadata: { z: 1, a: { nested: [1, 'two', null, true] }, 'ключ': 'значение', quote: 'it\'s "x" \\ y' },
+        createdAt: '2023-05-06T07:08:09.123Z',
+      };
+      expect(await store.insertMemory(m)).toEqual({ kind: 'created' });
+      const byId = await store.getMemory({ kind: 'id', value: m.id }, { appId: null });
+      const byUuid = await store.getMemory({ kind: 'uuid', value: m.uuid }, { appId });
+      expect(byId).toEqual(byUuid);
+      expect(byId).toMatchObject({ id: m.id, uuid: m.uuid, userId: 'u1', text: m.text, createdAt: m.createdAt });
+      expect(byId?.metadata).toEqual(m.metadata);
+      expect(byId?.app).toEqual(await store.findApp('default'));
+      expect(await store.countMemories()).toBe(1);
+    });
+
+    it('hides a memory from another app scope', async () => {
+      const other = await store.ensureApp('other');
+      const m = memory('u1', 'in default', [1, 0, 0, 0]);
+      await store.insertMemory(m);
+      expect(await store.getMemory({ kind: 'id', value: m.id }, { appId: other.id })).toBeUndefined();
+      expect(await store.getMemory({ kind: 'id', value: newMemoryId() }, { appId: null })).toBeUndefined();
+      expect(await store.deleteMemories([{ kind: 'id', value: m.id }], { appId: other.id })).toBe(0);
+      expect(await store.countMemories()).toBe(1);
+    });
+
+    it('lists newest first (then id), pages with a true total, and narrows to an app', async () => {
+      const other = await store.ensureApp('other');
+      const a = memory('u1', 'a', [1, 0, 0, 0], 1);
+      const b = memory('u1', 'b', [1, 0, 0, 0], 2);
+      const c = memory('u1', 'c', [1, 0, 0, 0], 2);
+      const d = memory('u1', 'd', [1, 0, 0, 0], 3, other.id);
+      for (const m of [a, b, c, d, memory('u2', 'x', [1, 0, 0, 0], 9)]) await store.insertMemory(m);
+      const tie = [b, c].sort((p, q) => (p.id < q.id ? 1 : -1)).map((m) => m.id);
+      const all = await store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 0, limit: 10 });
+      expect(all.total).toBe(4);
+      expect(all.items.map((m) => m.id)).toEqual([d.id, ...tie, a.id]);
+      const page = await store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 1, limit: 2 });
+      expect(page.items.map((m) => m.id)).toEqual(tie);
+      expect(page.total).toBe(4);
+      const past = await store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 50, limit: 10 });
+      expect(past).toEqual({ items: [], total: 4 });
+      const scoped = await store.listMemories({ userId: 'u1', scope: { appId: other.id }, offset: 0, limit: 10 });
+      expect(scoped.items.map((m) => m.id)).toEqual([d.id]);
+      expect(scoped.total).toBe(1);
+      expect(await store.listMemories({ userId: 'nobody', scope: { appId: null }, offset: 0, limit: 10 })).toEqual({
+        items: [],
+        total: 0,
+      });
+    });
+
+    it('keeps memories and their search entries together through insert and every delete', async () => {
+      const a = memory('u1', 'likes hiking in the alps', [1, 0, 0, 0], 1);
+      const b = memory('u1', 'owns a red bicycle', [0, 1, 0, 0], 2);
+      const c = memory('u2', 'likes hiking too', [1, 0, 0, 0], 3);
+      for (const m of [a, b, c]) await store.insertMemory(m);
+      expect(await store.countMemories()).toBe(3);
+      expect(await store.deleteMemories([{ kind: 'id', value: a.id }], { appId: null })).toBe(1);
+      expect((await recallAll('u1', ['hiking'])).map((x) => x.memory.id)).toEqual([b.id]);
+      expect(await store.deleteUserMemories('u2', { appId: null })).toBe(1);
+      expect(await recallAll('u2', ['hiking'])).toEqual([]);
+      expect(await store.deleteMemories([{ kind: 'uuid', value: b.uuid }], { appId })).toBe(1);
+      expect(await recallAll('u1', ['bicycle'])).toEqual([]);
+      expect(await store.countMemories()).toBe(0);
+    });
+
+    it('deletes a batch of ids and UUIDs all at once, skipping unknown ones', async () => {
+      const ms = [1, 2, 3].map((i) => memory('u1', `m${i}`, [1, 0, 0, 0], i));
+      for (const m of ms) await store.insertMemory(m);
+      const [m1, m2] = ms;
+      if (!m1 || !m2) throw new Error('setup');
+      const deleted = await store.deleteMemories(
+        [
+          { kind: 'id', value: m1.id },
+          { kind: 'uuid', value: m2.uuid },
+          { kind: 'id', value: newMemoryId() },
+          { kind: 'uuid', value: newUuid() },
+        ],
+        { appId: null },
+      );
+      expect(deleted).toBe(2);
+      expect(await texts('u1')).toEqual(['m3']);
+      expect(await store.deleteMemories([], { appId: null })).toBe(0);
+    });
+
+    it("deletes a user's memories, narrowed to one app when asked", async () => {
+      const other = await store.ensureApp('other');
+      await store.insertMemory(memory('u1', 'default app', [1, 0, 0, 0]));
+      await store.insertMemory(memory('u1', 'other app', [1, 0, 0, 0], 1, other.id));
+      await store.insertMemory(memory('u2', 'someone else', [1, 0, 0, 0]));
+      expect(await store.deleteUserMemories('u1', { appId: other.id })).toBe(1);
+      expect(await texts('u1')).toEqual(['default app']);
+      expect(await store.deleteUserMemories('u1', { appId: null })).toBe(1);
+      expect(await store.deleteUserMemories('u1', { appId: null })).toBe(0);
+      expect(await texts('u2')).toEqual(['someone else']);
+    });
+
+    it('rolls back the memory when its vector cannot be written', async () => {
+      const bad = { ...memory('u1', 'wrong size', [1, 0, 0, 0]), embedding: new Float32Array(DIM + 1).fill(0.5) };
+      await expect(store.insertMemory(bad)).rejects.toThrow();
+      expect(await store.countMemories()).toBe(0);
+      expect(await texts('u1')).toEqual([]);
+    });
+
+    // ---- Recall candidates ------------------------------------------------------------------------------------
+
+    it("finds candidates by vector and by words within one user's memories only", async () => {
+      const hiking = memory('u1', 'likes hiking in the alps', [1, 0.1, 0, 0], 1);
+      const bike = memory('u1', 'owns a red bicycle', [0, 1, 0, 0], 2);
+      const other = memory('u2', 'likes hiking too', [1, 0.1, 0, 0], 3);
+      for (const m of [hiking, bike, other]) await store.insertMemory(m);
+      const found = await store.recallCandidates({
+        userId: 'u1',
+        scope: { appId: null },
+        embedding: unit([0, 1, 0, 0]),
+        terms: ['hiking'],
+        vectorK: 1,
+        textK: 5,
+      });
+      const byId = new Map(found.map((c) => [c.memory.id, c]));
+      expect([...byId.keys()].sort()).toEqual([bike.id, hiking.id].sort());
+      expect(byId.get(bike.id)?.cosine).toBeCloseTo(1, 5);
+      // The word hit outside the vector top-1 still gets its true cosine.
+      expect(byId.get(hiking.id)?.cosine).toBeCloseTo(unit([1, 0.1, 0, 0])[1] ?? 0, 5);
+      expect(byId.get(hiking.id)?.bm25).toBeGreaterThan(0);
+      expect(byId.get(bike.id)?.bm25).toBe(0);
+      expect(byId.get(bike.id)?.prevId).toBe(hiking.id);
+      expect(byId.get(bike.id)?.nextId).toBeNull();
+      expect(byId.get(hiking.id)?.prevId).toBeNull();
+      expect(byId.get(hiking.id)?.nextId).toBe(bike.id);
+      expect(byId.get(hiking.id)?.memory).toEqual(await store.getMemory({ kind: 'id', value: hiking.id }, { appId: null }));
+    });
+
+    it('gives a vector hit outside the word top-k its true BM25', async () => {
+      // Three memories mention "garden"; only the best word match fits textK = 1, the vector side finds another.
+      const best = memory('u1', 'garden garden garden', [0, 0, 1, 0], 1);
+      const weak = memory('u1', 'the garden of a long sentence with many other words in it', [1, 0, 0, 0], 2);
+      await store.insertMemory(best);
+      await store.insertMemory(weak);
+      await store.insertMemory(memory('u1', 'garden once', [0, 0, 0, 1], 3));
+      // Unrelated memories keep "garden" in fewer than half of them, where BM25's IDF is positive.
+      for (let i = 0; i < 4; i++) await store.insertMemory(memory('u1', `filler ${i}`, [0, 0, 0, 1], 4 + i));
+      const found = await store.recallCandidates({
+        userId: 'u1',
+        scope: { appId: null },
+        embedding: unit([1, 0, 0, 0]),
+        terms: ['garden'],
+        vectorK: 1,
+        textK: 1,
+      });
+      const byId = new Map(found.map((c) => [c.memory.id, c]));
+      expect([...byId.keys()].sort()).toEqual([best.id, weak.id].sort());
+      expect(byId.get(weak.id)?.bm25).toBeGreaterThan(0);
+      expect(byId.get(best.id)?.bm25).toBeGreaterThan(byId.get(weak.id)?.bm25 ?? Infinity);
+    });
+
+    it('ranks words like BM25: rarer terms and more occurrences score higher', async () => {
+      for (let i = 0; i < 6; i++) await store.insertMemory(memory('u1', `I like coffee number ${i}`, [0, 0, 0, 1], i));
+      const rare = memory('u1', 'I like tea', [0, 0, 0, 1], 10);
+      const common = memory('u1', 'coffee beans', [0, 0, 0, 1], 11);
+      await store.insertMemory(rare);
+      await store.insertMemory(common);
+      const found = await store.recallCandidates({
+        userId: 'u1',
+        scope: { appId: null },
+        embedding: unit([1, 0, 0, 0]),
+        terms: ['tea', 'coffee'],
+        vectorK: 1,
+        textK: 20,
+      });
+      const score = (id: string) => found.find((c) => c.memory.id === id)?.bm25 ?? 0;
+      expect(found).toHaveLength(8);
+      expect(score(rare.id)).toBeGreaterThan(score(common.id));
+      expect(found.every((c) => c.bm25 >= 0)).toBe(true);
+    });
+
+    it('recalls within one app, with neighbours from that app only', async () => {
+      const other = await store.ensureApp('other');
+      const a = memory('u1', 'alpha in default', [1, 0, 0, 0], 1);
+      const b = memory('u1', 'beta in other', [1, 0, 0, 0], 2, other.id);
+      const c = memory('u1', 'gamma in default', [1, 0, 0, 0], 3);
+      for (const m of [a, b, c]) await store.insertMemory(m);
+      const found = await store.recallCandidates({
+        userId: 'u1',
+        scope: { appId },
+        embedding: unit([1, 0, 0, 0]),
+        terms: ['beta', 'alpha'],
+        vectorK: 10,
+        textK: 10,
+      });
+      expect(found.map((x) => x.memory.id).sort()).toEqual([a.id, c.id].sort());
+      const byId = new Map(found.map((x) => [x.memory.id, x]));
+      expect(byId.get(a.id)?.nextId).toBe(c.id);
+      expect(byId.get(c.id)?.prevId).toBe(a.id);
+      expect(byId.get(a.id)?.bm25).toBeGreaterThan(0);
+      expect(byId.get(c.id)?.bm25).toBe(0);
+    });
+
+    it('treats query syntax in terms as plain words', async () => {
+      await store.insertMemory(memory('u1', 'quote " and NEAR( stuff', [1, 0, 0, 0]));
+      const nasty = ['"', 'NEAR(', 'AND', '*', 'owner:', "'", "it's", '\\', '|', '&', '!', '<->', ':*', '(', ')', ' '];
+      const found = await store.recallCandidates({
+        userId: 'u1',
+        scope: { appId: null },
+        embedding: unit([1, 0, 0, 0]),
+        terms: nasty,
+        vectorK: 5,
+        textK: 5,
+      });
+      expect(found).toHaveLength(1);
+      expect(await recallAll('u1', [])).toHaveLength(1);
+      expect(await recallAll('nobody', ['stuff'])).toEqual([]);
+    });
+
+    // ---- Idempotency --------------------------------------------------------------------------------------------
+
+    function claim(key: string, requestHash = 'h1', notBefore = '2000-01-01T00:00:00.000Z'): IdempotencyClaim {
+      return { keyId: 'key_test', key, requestHash, response: JSON.stringify({ key, requestHash }), notBefore };
+    }
+
+    it('claims an Idempotency-Key with the insert and replays it afterwards', async () => {
+      const first = memory('u1', 'once', [1, 0, 0, 0]);
+      expect(await store.insertMemory(first, claim('k1'))).toEqual({ kind: 'created' });
+      const again = await store.insertMemory(memory('u1', 'twice', [1, 0, 0, 0]), claim('k1', 'h2'));
+      expect(again).toMatchObject({ kind: 'replayed', record: { requestHash: 'h1', response: claim('k1').response } });
+      expect(await texts('u1')).toEqual(['once']);
+      const found = await store.findIdempotency('key_test', 'k1', '2000-01-01T00:00:00.000Z');
+      expect(found).toMatchObject({ requestHash: 'h1', response: claim('k1').response });
+      expect(found?.createdAt).toMatch(/Z$/);
+      expect(await store.findIdempotency('key_test', 'unknown', '2000-01-01T00:00:00.000Z')).toBeUndefined();
+      expect(await store.findIdempotency('key_other', 'k1', '2000-01-01T00:00:00.000Z')).toBeUndefined();
+    });
+
+    it('stores one memory when two inserts race with one Idempotency-Key', async () => {
+      const outcomes = await Promise.all(
+        ['first', 'second', 'third'].map((text) => store.insertMemory(memory('u1', text, [1, 0, 0, 0]), claim('race'))),
+      );
+      expect(outcomes.filter((o) => o.kind === 'created')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.kind === 'replayed')).toHaveLength(2);
+      expect(await store.countMemories()).toBe(1);
+    });
+
+    it('forgets an expired claim and lets the key be used again', async () => {
+      await store.insertMemory(memory('u1', 'old', [1, 0, 0, 0]), claim('k2'));
+      const later = '2999-01-01T00:00:00.000Z';
+      expect(await store.findIdempotency('key_test', 'k2', later)).toBeUndefined();
+      await store.insertMemory(memory('u1', 'older', [1, 0, 0, 0]), claim('k3'));
+      expect(await store.insertMemory(memory('u1', 'new', [1, 0, 0, 0]), claim('k3', 'h9', later))).toEqual({ kind: 'created' });
+      expect(await texts('u1')).toEqual(['new', 'old', 'older']);
+    });
+
+    // ---- API keys -----------------------------------------------------------------------------------------------
+
+    it('creates, finds, lists, counts and revokes API keys', async () => {
+      const app = await store.ensureApp('bound');
+      const unbound = await store.createKey({
+        id: 'key_AAAAAAAAAAAA',
+        prefix: 'amk_AAAA',
+        hash: 'a'.repeat(64),
+        appId: null,
+        label: null,
+        createdAt: '2024-01-01T00:00:00.000Z',
+        revokedAt: null,
+      });
+      expect(unbound).toEqual({
+        id: 'key_AAAAAAAAAAAA',
+        prefix: 'amk_AAAA',
+        hash: 'a'.repeat(64),
+        app: null,
+        label: null,
+        createdAt: '2024-01-01T00:00:00.000Z',
+        revokedAt: null,
+      });
+      const bound = await store.createKey({
+        id: 'key_BBBBBBBBBBBB',
+        prefix: 'amk_BBBB',
+        hash: 'b'.repeat(64),
+        appId: app.id,
+        label: 'ci',
+        createdAt: '2024-01-02T00:00:00.000Z',
+        revokedAt: null,
+      });
+      expect(bound.app).toEqual(app);
+      expect(await store.findKeyByHash('b'.repeat(64))).toEqual(bound);
+      expect(await store.findKeyByHash('c'.repeat(64))).toBeUndefined();
+      expect((await store.listKeys()).map((k) => k.id)).toEqual([unbound.id, bound.id]);
+      expect(await store.countKeys()).toBe(2);
+      expect(await store.revokeKey(bound.id, '2024-02-01T00:00:00.000Z')).toBe(true);
+      expect(await store.revokeKey(bound.id, '2024-03-01T00:00:00.000Z')).toBe(true);
+      expect((await store.findKeyByHash('b'.repeat(64)))?.revokedAt).toBe('2024-02-01T00:00:00.000Z');
+      expect(await store.revokeKey('key_CCCCCCCCCCCC', '2024-02-01T00:00:00.000Z')).toBe(false);
+      expect(await store.countKeys()).toBe(1);
+    });
+
+    // ---- Model, health, lifecycle -------------------------------------------------------------------------------
+
+    it('records the model and refuses another one', async () => {
+      expect(await store.getModel()).toEqual(MODEL);
+      await store.useModel(MODEL);
+      const refused = store.useModel({ model: 'model-b', dimension: 16 });
+      await expect(refused).rejects.toBeInstanceOf(MemoryError);
+      await expect(store.useModel({ model: 'model-b', dimension: DIM })).rejects.toMatchObject({ code: 'unavailable' });
+      await expect(store.useModel({ model: 'model-b', dimension: DIM })).rejects.toThrow(/reembed/);
+      expect(await store.getModel()).toEqual(MODEL);
+    });
+
+    it('answers ping, and refuses work once closed', async () => {
+      expect(await store.ping()).toBe(true);
+      expect(typeof store.capabilities.backend).toBe('string');
+      await store.close();
+      await store.close();
+      await expect(store.countMemories()).rejects.toMatchObject({ code: 'unavailable' });
+    });
+  });
+}
