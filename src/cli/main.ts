@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MemoryError } from '../core/errors.js';
 import { backup } from './commands/backup.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
+import { mcpCommand, mcpConfig, mcpDefaults, mcpHttpHandler } from './commands/mcp.js';
 import { reembedCommand } from './commands/reembed.js';
 import { startServer } from './commands/serve.js';
 import { ConfigError, runtimeConfig, serveConfig } from './config.js';
@@ -10,7 +11,8 @@ import { consoleOutput, type Output } from './output.js';
 const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over one SQLite file)
 
 Usage:
-  agent-memory serve [--port 8787] [--host 127.0.0.1] [--db ./data/memory.db]
+  agent-memory serve [--port 8787] [--host 127.0.0.1] [--db ./data/memory.db]   REST under /v1, MCP at /mcp
+  agent-memory mcp [--db PATH] [--user-id ID] [--app-id SLUG]   the MCP tools over stdio, for one local agent
   agent-memory keys create [--app SLUG] [--name LABEL]
   agent-memory keys list
   agent-memory keys revoke KEY_ID
@@ -22,6 +24,8 @@ Common options:
   --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
   --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
+  --user-id ID       MCP: the user that tool calls without a userId act for (env MEMORY_USER_ID)
+  --app-id SLUG      MCP: the app that tool calls without an appId use (env MEMORY_APP_ID)
   -h, --help         this text
 `;
 
@@ -35,6 +39,8 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   app: { type: 'string' },
   name: { type: 'string' },
+  'user-id': { type: 'string' },
+  'app-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -69,11 +75,15 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
   try {
     switch (command) {
       case 'serve': {
-        const server = await startServer(serveConfig(values, env), { output: out });
-        out.notice(`agent-memory is listening on ${server.url} (REST under /v1, health at /healthz).`);
+        const config = serveConfig(values, env);
+        const server = await startServer(config, { output: out, mcpHandler: mcpHttpHandler(config, mcpDefaults(values, env)) });
+        out.notice(`agent-memory is listening on ${server.url} (REST under /v1, MCP at /mcp, health at /healthz).`);
         await onShutdown(() => server.close());
         return 0;
       }
+      case 'mcp':
+        // Stdout is the protocol channel: this command never prints.
+        return await mcpCommand(mcpConfig(values, env));
       case 'keys': {
         const config = runtimeConfig(values, env);
         if (sub === 'create') return await keysCreate(config, { ...(values.app ? { app: values.app } : {}), ...(values.name ? { label: values.name } : {}) }, out);

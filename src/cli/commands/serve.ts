@@ -7,6 +7,7 @@ import { createLogger, errorFields, type Logger } from '../../core/logger.js';
 import { TokenBucketRateLimiter } from '../../core/rate-limit.js';
 import type { MemoryService } from '../../core/service.js';
 import { createApp } from '../../rest/app.js';
+import { answerClientErrors } from '../../rest/client-error.js';
 import type { ServeConfig } from '../config.js';
 import { consoleOutput, type Output } from '../output.js';
 import { openRuntime, type Runtime } from '../runtime.js';
@@ -22,8 +23,12 @@ export interface RunningServer {
 export interface ServeOptions {
   logger?: Logger;
   output?: Output;
-  /** Builds the MCP endpoint for this service (mounted at /mcp), when the MCP adapter is present. */
-  mcpHandler?: (service: MemoryService) => RequestHandler;
+  /**
+   * Builds the MCP endpoint for this service (mounted at /mcp), when the MCP adapter is present. Its `close`, if
+   * any, runs when the server closes: it ends the MCP sessions, whose open event streams would otherwise hold
+   * their connections until the grace period runs out.
+   */
+  mcpHandler?: (service: MemoryService) => RequestHandler & { close?: (graceMs?: number) => Promise<void> };
 }
 
 /** Starts the HTTP server on the embedded defaults; the CLI's `serve` and the tests both use this. */
@@ -44,12 +49,13 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     throw error;
   }
 
+  const mcp = options.mcpHandler?.(runtime.service);
   const app = createApp({
     service: runtime.service,
     authenticator: new Authenticator({ store: runtime.store, extraKeys: config.apiKey ? [config.apiKey] : [] }),
     rateLimiter: new TokenBucketRateLimiter({ perMinute: config.rateLimit }),
     logger,
-    ...(options.mcpHandler ? { mcp: options.mcpHandler(runtime.service) } : {}),
+    ...(mcp ? { mcp } : {}),
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -63,6 +69,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 65_000;
 
+  answerClientErrors(server);
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
@@ -72,6 +79,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await mcp?.close?.(graceMs).catch(() => undefined);
       await stopped;
       clearTimeout(timer);
       await runtime.close();

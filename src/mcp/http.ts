@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { LIMITS } from '../core/limits.js';
+import { silentLogger, type Logger } from '../core/logger.js';
+import type { MemoryService } from '../core/service.js';
+import { callerOf } from '../rest/locals.js';
+import { rebindingGuard } from './host-guard.js';
+import { createMcpServer } from './server.js';
+import { SessionRegistry } from './sessions.js';
+import type { ToolDefaults } from './tools.js';
+
+export interface McpHttpOptions {
+  service: MemoryService;
+  defaults?: ToolDefaults;
+  logger?: Logger;
+  version?: string;
+  /** Default 1,000: a new session beyond it closes the least recently used one. */
+  maxSessions?: number;
+  /** Default 30 minutes: a session with no request for this long is closed. */
+  idleMs?: number;
+  /**
+   * Hostnames (no port) that the Host header, and the Origin header when sent, must name: the DNS-rebinding
+   * guard for a server on loopback. Undefined turns the check off (the API key still guards every request).
+   */
+  allowedHostnames?: readonly string[] | undefined;
+}
+
+/** The /mcp endpoint: an express handler, plus `close` to end every session when the server stops. */
+export interface McpHttpHandler extends RequestHandler {
+  /** Lets tool calls in flight finish (up to `graceMs`), then closes every session and its event streams. */
+  close(graceMs?: number): Promise<void>;
+  readonly sessionCount: number;
+}
+
+/** The SDK's own error bodies, so that a client sees the same answers as from a bare SDK server. */
+function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Resolves once the response is over, closing its socket instead of keeping it alive for a next request. */
+function releaseConnection(res: Response): Promise<void> {
+  return new Promise((done) => {
+    const finish = () => {
+      res.socket?.destroySoon();
+      done();
+    };
+    if (res.writableFinished) finish();
+    else {
+      res.once('finish', finish);
+      res.once('close', () => done());
+    }
+  });
+}
+
+/**
+ * Streamable HTTP with sessions, as the SDK intends: an initialize POST creates a session (its id comes back in
+ * `Mcp-Session-Id`), GET opens its event stream, DELETE ends it. Each session's server acts as the API key that
+ * created it (a bound key stays confined to its app, as over REST), and only that key may use the session: with
+ * another key it answers the same 404 as an unknown session, so ids leak nothing. Mounted behind the REST key
+ * check and rate limit, so nothing here runs without a valid key.
+ */
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const logger = options.logger ?? silentLogger;
+  const idleMs = options.idleMs ?? 30 * 60 * 1000;
+  const sessions = new SessionRegistry({
+    maxSessions: options.maxSessions ?? 1_000,
+    idleMs,
+    onEvict: (id, reason) => logger.info('mcp session evicted', { session: id, reason }),
+  });
+  const sweeper = setInterval(() => sessions.sweep(), Math.min(idleMs, 60_000));
+  sweeper.unref();
+  const hostAllowed = options.allowedHostnames ? rebindingGuard(options.allowedHostnames) : undefined;
+
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  let closing = false;
+
+  const streams = new Set<Response>();
+
+  /**
+   * Counts POST and DELETE until their response ends, so that `close` can wait for tool calls in flight, and keeps
+   * the open GET event streams, so that `close` can release their connections.
+   */
+  const track = (req: Request, res: Response): void => {
+    if (req.method === 'GET') {
+      streams.add(res);
+      res.once('close', () => streams.delete(res));
+      return;
+    }
+    inFlight += 1;
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
+  };
+
+  const serveSession = async (req: Request, res: Response, sessionId: string, owner: string): Promise<void> => {
+    const session = sessions.acquire(sessionId);
+    if (!session || session.owner !== owner) {
+      if (session) sessions.release(sessionId);
+      jsonRpcError(res, 404, -32001, 'Session not found');
+      return;
+    }
+    res.once('close', () => sessions.release(sessionId));
+    await session.transport.handleRequest(req, res);
+  };
+
+  const startSession = async (req: Request, res: Response, owner: string): Promise<void> => {
+    const server = createMcpServer({
+      service: options.service,
+      caller: callerOf(res),
+      defaults: options.defaults ?? {},
+      logger,
+      ...(options.version === undefined ? {} : { version: options.version }),
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.add(id, { server, transport, owner });
+        logger.info('mcp session started', { session: id, key: owner });
+      },
+      maxRequestBodySize: LIMITS.bodyMaxBytes,
+    });
+    // Set before connect: the protocol layer keeps it and calls it when the session ends (DELETE, eviction).
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
+    };
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } finally {
+      // Not an initialize request (the SDK answered it with an error), or it failed: no session exists to keep.
+      if (transport.sessionId === undefined) await server.close();
+    }
+  };
+
+  const handler = async function mcpHandler(req: Request, res: Response, next: (error?: unknown) => void): Promise<void> {
+    try {
+      if (hostAllowed && !hostAllowed(req, res)) return;
+      if (closing) {
+        jsonRpcError(res, 503, -32000, 'The server is shutting down.');
+        return;
+      }
+      const owner = callerOf(res).keyId ?? 'local';
+      track(req, res);
+      const sessionId = req.get('mcp-session-id');
+      if (sessionId !== undefined) {
+        await serveSession(req, res, sessionId, owner);
+      } else if (req.method === 'POST') {
+        await startSession(req, res, owner);
+      } else if (req.method === 'GET' || req.method === 'DELETE') {
+        jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      } else {
+        res.setHeader('Allow', 'GET, POST, DELETE');
+        jsonRpcError(res, 405, -32000, 'Method not allowed.');
+      }
+    } catch (error) {
+      next(error);
+    }
+  } as McpHttpHandler;
+
+  Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
+  handler.close = async (graceMs = 10_000) => {
+    closing = true;
+    clearInterval(sweeper);
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    await sessions.closeAll();
+    // Closing a session ends its event stream, but the SDK sent it with "Connection: keep-alive": the idle socket
+    // would then hold the HTTP server's close until its grace period ends. Close each one once its stream is done.
+    await Promise.all([...streams].map(releaseConnection));
+  };
+  return handler;
+}

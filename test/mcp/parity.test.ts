@@ -1,0 +1,62 @@
+/** REST and MCP are two adapters over one service: the same failure reads the same, and data crosses over. */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/core/key-admin.js';
+import type { RecallResult, StoreResult } from '../../src/core/schemas.js';
+import type { ErrorJson } from '../helpers/server.js';
+import { call, connectHttp, errorOf, ok, startMcpTestServer, TEST_KEY, type McpTestServer } from './helpers.js';
+
+let server: McpTestServer;
+let keyA: string;
+let mcpA: Client; // bound to app-a
+let mcp: Client; // unbound
+
+beforeAll(async () => {
+  server = await startMcpTestServer();
+  keyA = (await createApiKey(server.runtime.store, { app: 'app-a', label: 'a' })).key;
+  mcpA = (await connectHttp(server.mcpUrl, keyA)).client;
+  mcp = (await connectHttp(server.mcpUrl, TEST_KEY)).client;
+});
+afterAll(async () => {
+  await Promise.all([mcpA.close(), mcp.close()]);
+  await server.remove();
+});
+
+function rest(key: string, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const { json, ...rest } = init;
+  return fetch(`${server.url}${path}`, {
+    ...rest,
+    headers: { Authorization: `Bearer ${key}`, ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  });
+}
+
+describe('REST and MCP agree', () => {
+  it.each([
+    ['a bound key naming another app', () => keyA, () => mcpA, { userId: 'p', text: 'x', appId: 'app-b' }, 403],
+    ['an app UUID that does not exist', () => TEST_KEY, () => mcp, { userId: 'p', text: 'x', appId: '123e4567-e89b-12d3-a456-426614174000' }, 422],
+  ])('give the same code, message and details for %s', async (_name, key, client, input, status) => {
+    const res = await rest(key(), '/v1/memories', { method: 'POST', json: input });
+    expect(res.status).toBe(status);
+    const restError = ((await res.json()) as ErrorJson).error;
+    const mcpError = errorOf(await call(client(), 'store_memory', input));
+    expect(mcpError).toEqual(restError);
+  });
+
+  it('recalls over REST a memory stored over MCP', async () => {
+    const stored = ok<StoreResult>(await call(mcp, 'store_memory', { userId: 'cross', text: 'Noor is vegetarian and avoids fish.' }));
+    const query = new URLSearchParams({ userId: 'cross', query: 'Does Noor eat meat?', minScore: '0' });
+    const res = await rest(TEST_KEY, `/v1/memories/recall?${query.toString()}`);
+    expect(res.status).toBe(200);
+    const recalled = (await res.json()) as RecallResult;
+    expect(recalled.memories.map((m) => m.id)).toContain(stored.id);
+  });
+
+  it('recalls over MCP a memory stored over REST', async () => {
+    const res = await rest(TEST_KEY, '/v1/memories', { method: 'POST', json: { userId: 'cross', text: 'Noor\u2019s sister Leila lives in Montreal.' } });
+    expect(res.status).toBe(201);
+    const stored = (await res.json()) as StoreResult;
+    const recalled = ok<RecallResult>(await call(mcp, 'recall_memories', { userId: 'cross', query: 'Where does Noor\u2019s sibling live?', minScore: 0 }));
+    expect(recalled.memories.map((m) => m.id)).toContain(stored.id);
+  });
+});
