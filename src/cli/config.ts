@@ -3,6 +3,10 @@ import type { LogLevel } from '../core/logger.js';
 /** Settings shared by every command, from flags first, then environment variables, then defaults. */
 export interface RuntimeConfig {
   dbPath: string;
+  /** A postgres:// URL selects the PostgreSQL backend; undefined means the SQLite file at dbPath. */
+  databaseUrl?: string | undefined;
+  /** Connections this node keeps to PostgreSQL. */
+  pgPoolSize?: number | undefined;
   model: string;
   modelDir: string | undefined;
   logLevel: LogLevel;
@@ -22,6 +26,7 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   model: 'use-lite',
   rateLimit: 1200,
+  pgPoolSize: 10,
   logLevel: 'info' as LogLevel,
 } as const;
 
@@ -49,8 +54,11 @@ const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 export function runtimeConfig(flags: Flags, env: Env): RuntimeConfig {
   const level = text(flags['log-level']) ?? env.MEMORY_LOG_LEVEL ?? DEFAULTS.logLevel;
   if (!LEVELS.includes(level as LogLevel)) throw new ConfigError(`Log level must be one of ${LEVELS.join(', ')}.`);
+  const databaseUrl = text(flags['database-url']) ?? (env.DATABASE_URL !== '' ? env.DATABASE_URL : undefined);
   return {
     dbPath: text(flags.db) ?? env.MEMORY_DB_PATH ?? DEFAULTS.dbPath,
+    databaseUrl,
+    pgPoolSize: integer('MEMORY_PG_POOL', env.MEMORY_PG_POOL, DEFAULTS.pgPoolSize, 1, 1000),
     model: text(flags.model) ?? env.MEMORY_EMBED_MODEL ?? DEFAULTS.model,
     modelDir: text(flags['model-dir']) ?? env.MEMORY_MODEL_DIR,
     logLevel: level as LogLevel,

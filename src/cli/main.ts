@@ -21,6 +21,8 @@ Usage:
 
 Common options:
   --db PATH          SQLite database file (env MEMORY_DB_PATH, default ./data/memory.db)
+  --database-url URL PostgreSQL instead of SQLite: postgres://user:pass@host/db (env DATABASE_URL;
+                     pool size env MEMORY_PG_POOL, default 10)
   --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
   --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
@@ -31,6 +33,7 @@ Common options:
 
 const OPTIONS = {
   db: { type: 'string' },
+  'database-url': { type: 'string' },
   model: { type: 'string' },
   'model-dir': { type: 'string' },
   'log-level': { type: 'string' },

@@ -1,27 +1,38 @@
 import { EmbeddingState } from '../core/embedding-state.js';
 import type { Logger } from '../core/logger.js';
+import type { RateLimiter } from '../core/rate-limit.js';
 import { HybridRanker } from '../core/ranking/hybrid-ranker.js';
 import { MemoryService } from '../core/service.js';
-import type { EmbedderInfo } from '../embeddings/types.js';
+import type { MemoryStore } from '../core/store.js';
 import { createEmbedder } from '../embeddings/index.js';
-import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import type { EmbedderInfo } from '../embeddings/types.js';
+import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { openBackend, type StorageConfig } from './backend.js';
 import type { RuntimeConfig } from './config.js';
 
 /** Everything a command needs to serve memories: the store, the model, and the service over both. */
 export interface Runtime {
   service: MemoryService;
-  store: SqliteStore;
+  store: MemoryStore;
+  /** The SQLite store, when that is the backend. */
+  sqlite: SqliteStore | undefined;
+  /** Where the data lives, safe to print (passwords masked). */
+  location: string;
+  rateLimiter(perMinute: number): RateLimiter;
   /** Resolves once the model is loaded and the database accepted it; rejects on a model mismatch or load failure. */
   modelReady: Promise<EmbedderInfo>;
   close(): Promise<void>;
 }
 
+export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'modelDir'>;
+
 /**
  * Opens the database and starts loading the model in the background. The service answers list and delete at
  * once; store and recall wait for the model (bounded) and answer 503 if it cannot load.
  */
-export function openRuntime(config: Pick<RuntimeConfig, 'dbPath' | 'model' | 'modelDir'>, _logger?: Logger): Runtime {
-  const store = SqliteStore.open({ path: config.dbPath });
+export async function openRuntime(config: RuntimeOptions, logger?: Logger): Promise<Runtime> {
+  const backend = await openBackend(config, logger);
+  const { store } = backend;
   const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir });
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
@@ -33,6 +44,9 @@ export function openRuntime(config: Pick<RuntimeConfig, 'dbPath' | 'model' | 'mo
   return {
     service,
     store,
+    sqlite: backend.sqlite,
+    location: backend.location,
+    rateLimiter: backend.rateLimiter,
     modelReady,
     async close() {
       if (closed) return;
@@ -43,7 +57,7 @@ export function openRuntime(config: Pick<RuntimeConfig, 'dbPath' | 'model' | 'mo
   };
 }
 
-/** Opens only the database, for commands that need no model (keys, backup). */
-export function openStoreOnly(config: Pick<RuntimeConfig, 'dbPath'>): SqliteStore {
-  return SqliteStore.open({ path: config.dbPath });
+/** Opens only the database, for commands that need no model (keys). */
+export async function openStoreOnly(config: StorageConfig): Promise<MemoryStore> {
+  return (await openBackend(config)).store;
 }

@@ -4,21 +4,32 @@ import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../src/cli/commands/serve.js';
 import type { ServeConfig } from '../../src/cli/config.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { startTestDatabase } from './postgres.js';
+import type { SqliteDatabase as Database } from '../../src/storage/sqlite/connection.js';
 
 export const TEST_KEY = `amk_${'T'.repeat(40)}`;
 
 export interface TestServer extends RunningServer {
   dir: string;
   dbPath: string;
+  /** The SQLite connection under the server, for tests that look at rows directly. */
+  sqlite(): Database;
   /** fetch against the server with the test key (override headers to change or drop it). */
   call(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
   stop(): Promise<void>;
 }
 
-/** A real server on an ephemeral loopback port over a fresh SQLite file in the OS temp dir. */
+/**
+ * The backend the contract tests run on: SQLite by default; `TEST_BACKEND=postgres` runs the same suites on
+ * PostgreSQL (PGlite with pgvector on a loopback port, or TEST_DATABASE_URL), one fresh database per server.
+ */
+export const TEST_BACKEND = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A real server on an ephemeral loopback port over a fresh database (a SQLite file in the OS temp dir). */
 export async function startTestServer(overrides: Partial<ServeConfig> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-memory-test-'));
   const dbPath = join(dir, 'memory.db');
+  const database = TEST_BACKEND === 'postgres' ? await startTestDatabase() : undefined;
   const server = await startServer(
     {
       dbPath,
@@ -29,6 +40,7 @@ export async function startTestServer(overrides: Partial<ServeConfig> = {}): Pro
       host: '127.0.0.1',
       apiKey: TEST_KEY,
       rateLimit: 0,
+      ...(database ? { databaseUrl: database.url } : {}),
       ...overrides,
     },
     { logger: silentLogger, output: { print() {}, notice() {} } },
@@ -46,8 +58,14 @@ export async function startTestServer(overrides: Partial<ServeConfig> = {}): Pro
     dir,
     dbPath,
     call,
+    sqlite() {
+      const store = server.runtime.sqlite;
+      if (!store) throw new Error('This test server does not run on SQLite.');
+      return store.database;
+    },
     async stop() {
       await server.close(1_000);
+      await database?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

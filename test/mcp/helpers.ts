@@ -26,7 +26,7 @@ export function tempDir(): { dir: string; dbPath: string; remove(): void } {
 /** A runtime over a fresh database file with the real model, loaded. */
 export async function openTestRuntime(): Promise<{ runtime: Runtime; close(): Promise<void> }> {
   const tmp = tempDir();
-  const runtime = openRuntime({ dbPath: tmp.dbPath, model: 'use-lite', modelDir: undefined });
+  const runtime = await openRuntime({ dbPath: tmp.dbPath, model: 'use-lite', modelDir: undefined });
   await runtime.modelReady;
   return {
     runtime,

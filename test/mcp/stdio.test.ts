@@ -113,7 +113,7 @@ describe('agent-memory mcp (stdio)', () => {
     expect(parsed[1]?.result?.structuredContent?.userId).toBe('piped');
     // Logs went to stderr, as JSON lines.
     expect(raw.stderr()).toContain('"message":"mcp stdio closing","reason":"input ended"');
-    const store2 = openStoreOnly({ dbPath: tmp.dbPath });
+    const store2 = await openStoreOnly({ dbPath: tmp.dbPath });
     try {
       const app = await store2.findApp('default');
       expect(app).toBeDefined();

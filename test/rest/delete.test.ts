@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type ErrorJson, type TestServer } from '../helpers/server.js';
+import { TEST_BACKEND, startTestServer, type ErrorJson, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -19,8 +19,9 @@ async function total(userId: string): Promise<number> {
 }
 
 async function uuidOf(id: string): Promise<string> {
-  const row = server.runtime.store.database.prepare('SELECT uuid FROM memories WHERE id = ?').get(id) as { uuid: string };
-  return row.uuid;
+  const memory = await server.runtime.store.getMemory({ kind: 'id', value: id }, { appId: null });
+  if (!memory) throw new Error(`no memory ${id}`);
+  return memory.uuid;
 }
 
 describe('DELETE /v1/memories/:id', () => {
@@ -47,7 +48,9 @@ describe('DELETE /v1/memories/:id', () => {
     await server.call(`/v1/memories/${id}`, { method: 'DELETE' });
     const res = await server.call('/v1/memories/recall?userId=ghost&query=lighthouses&minScore=0');
     expect(((await res.json()) as { memories: unknown[] }).memories).toEqual([]);
-    const db = server.runtime.store.database;
+    if (TEST_BACKEND !== 'sqlite') return;
+    // On SQLite vectors live in a separate table: nothing may be left behind there.
+    const db = server.sqlite();
     const orphans = db.prepare('SELECT COUNT(*) AS n FROM memory_vectors WHERE rowid NOT IN (SELECT rowid FROM memories)').get() as { n: number };
     expect(orphans.n).toBe(0);
   });

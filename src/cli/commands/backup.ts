@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { RuntimeConfig } from '../config.js';
 import type { Output } from '../output.js';
-import { openStoreOnly } from '../runtime.js';
+import { SqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import { requireSqlite } from '../backend.js';
 
 /**
  * A consistent online copy through SQLite's backup API: it copies pages while the server keeps serving and
@@ -12,7 +13,8 @@ export async function backup(config: RuntimeConfig, target: string, out: Output)
     out.notice(`${target} already exists; choose a new path (a backup never overwrites a file).`);
     return 1;
   }
-  const store = openStoreOnly(config);
+  requireSqlite(config, 'backup', '`pg_dump`');
+  const store = SqliteStore.open({ path: config.dbPath });
   try {
     const started = Date.now();
     const { totalPages } = await store.database.backup(target);

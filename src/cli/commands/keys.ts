@@ -4,7 +4,7 @@ import { table, type Output } from '../output.js';
 import { openStoreOnly } from '../runtime.js';
 
 export async function keysCreate(config: RuntimeConfig, options: { app?: string; label?: string }, out: Output): Promise<number> {
-  const store = openStoreOnly(config);
+  const store = await openStoreOnly(config);
   try {
     const { key, record } = await createApiKey(store, { app: options.app, label: options.label });
     out.print(key);
@@ -19,7 +19,7 @@ export async function keysCreate(config: RuntimeConfig, options: { app?: string;
 }
 
 export async function keysList(config: RuntimeConfig, out: Output): Promise<number> {
-  const store = openStoreOnly(config);
+  const store = await openStoreOnly(config);
   try {
     const keys = await store.listKeys();
     if (keys.length === 0) {
@@ -35,7 +35,7 @@ export async function keysList(config: RuntimeConfig, out: Output): Promise<numb
 }
 
 export async function keysRevoke(config: RuntimeConfig, id: string, out: Output): Promise<number> {
-  const store = openStoreOnly(config);
+  const store = await openStoreOnly(config);
   try {
     if (!(await store.revokeKey(id, new Date().toISOString()))) {
       out.notice(`No key has the id "${id}". See \`agent-memory keys list\`.`);

@@ -54,7 +54,7 @@ export function mcpConfig(flags: Flags, env: Env): McpConfig {
  */
 export async function mcpCommand(config: McpConfig, io: { stdin?: Readable; stdout?: Writable } = {}): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
-  const runtime = openRuntime(config, logger);
+  const runtime = await openRuntime(config, logger);
   runtime.modelReady.then(
     (info) => logger.info('model ready', { model: info.model, dimension: info.dimension }),
     (error: unknown) => logger.error('model unavailable: store and recall answer unavailable', errorFields(error)),

@@ -2,11 +2,13 @@ import { createEmbedder } from '../../embeddings/index.js';
 import { reembed } from '../../storage/sqlite/reembed.js';
 import type { RuntimeConfig } from '../config.js';
 import type { Output } from '../output.js';
-import { openStoreOnly } from '../runtime.js';
+import { SqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import { requireSqlite } from '../backend.js';
 
 /** `agent-memory reembed --model NAME`: rebuilds every vector with the configured model. */
 export async function reembedCommand(config: RuntimeConfig, out: Output): Promise<number> {
-  const store = openStoreOnly(config);
+  requireSqlite(config, 'reembed', '`agent-memory copy` into a new SQLite file, reembed there, and copy back');
+  const store = SqliteStore.open({ path: config.dbPath });
   const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir });
   try {
     const started = Date.now();

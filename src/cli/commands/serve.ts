@@ -4,10 +4,10 @@ import type { RequestHandler } from 'express';
 import { Authenticator } from '../../core/auth.js';
 import { createApiKey } from '../../core/key-admin.js';
 import { createLogger, errorFields, type Logger } from '../../core/logger.js';
-import { TokenBucketRateLimiter } from '../../core/rate-limit.js';
 import type { MemoryService } from '../../core/service.js';
 import { createApp } from '../../rest/app.js';
 import { answerClientErrors } from '../../rest/client-error.js';
+import { gracefulConnections } from '../../rest/graceful.js';
 import type { ServeConfig } from '../config.js';
 import { consoleOutput, type Output } from '../output.js';
 import { openRuntime, type Runtime } from '../runtime.js';
@@ -35,7 +35,7 @@ export interface ServeOptions {
 export async function startServer(config: ServeConfig, options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const output = options.output ?? consoleOutput;
-  const runtime = openRuntime(config, logger);
+  const runtime = await openRuntime(config, logger);
   try {
     if (config.apiKey === undefined && (await runtime.store.countKeys()) === 0) {
       const { key } = await createApiKey(runtime.store, { label: 'first run' });
@@ -53,7 +53,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   const app = createApp({
     service: runtime.service,
     authenticator: new Authenticator({ store: runtime.store, extraKeys: config.apiKey ? [config.apiKey] : [] }),
-    rateLimiter: new TokenBucketRateLimiter({ perMinute: config.rateLimit }),
+    rateLimiter: runtime.rateLimiter(config.rateLimit),
     logger,
     ...(mcp ? { mcp } : {}),
   });
@@ -70,6 +70,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   server.keepAliveTimeout = 65_000;
 
   answerClientErrors(server);
+  const connections = gracefulConnections(server);
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
@@ -77,7 +78,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   const close = (graceMs = 10_000): Promise<void> => {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      connections.drain();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await mcp?.close?.(graceMs).catch(() => undefined);
       await stopped;
@@ -91,6 +92,6 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     (info) => logger.info('model ready', { model: info.model, dimension: info.dimension }),
     (error: unknown) => logger.error('model unavailable: store and recall answer 503', errorFields(error)),
   );
-  logger.info('listening', { url, db: config.dbPath });
+  logger.info('listening', { url, db: runtime.location });
   return { url, port, runtime, close };
 }
