@@ -25,12 +25,15 @@ function fromFramework(error: unknown): MemoryError | undefined {
     return new MemoryError(mapped.code, mapped.message, { cause: error });
   }
   // Express fails to decode a malformed percent-encoded path parameter with a 400 URIError.
-  if (error instanceof URIError || status === 400) {
+  if (error instanceof URIError) {
     return new MemoryError('validation_error', 'The request path is not valid percent-encoding.', {
       details: [{ path: 'path', message: 'Malformed percent-encoding.' }],
       cause: error,
     });
   }
+  // Any other 400 from the body parser is a body that could not be read: a gzip, deflate or br body that does not
+  // decompress (it used to be answered as a malformed path).
+  if (status === 400) return new MemoryError('invalid_json', 'The request body could not be read or decoded.', { cause: error });
   return undefined;
 }
 

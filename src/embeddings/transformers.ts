@@ -1,0 +1,146 @@
+/**
+ * Any Hugging Face sentence-embedding model through transformers.js (ONNX Runtime), e.g. `Xenova/all-MiniLM-L6-v2`
+ * or `Xenova/bge-small-en-v1.5`. Runs inside the embedding worker. With `modelDir` the model is read only from
+ * that directory (hub layout); without it the hub is used, and an unreachable hub fails with a clear message.
+ */
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LoadedModel } from './protocol.js';
+import { errorMessage } from './protocol.js';
+import type { EmbedKind } from './types.js';
+import { normalizeInPlace } from './vector.js';
+
+export interface TransformersModelOptions {
+  /** Hub id, `<org>/<name>`. */
+  model: string;
+  /** Directory holding `<org>/<name>/…`; when set, nothing is fetched from the network. */
+  modelDir?: string | undefined;
+}
+
+/** The files the loader reads, relative to `<modelDir>/<org>/<name>/` (dtype q8 selects `model_quantized.onnx`). */
+export const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'] as const;
+
+/** The instruction the BGE English models were trained with on the query side; passages get no prefix. */
+export const BGE_QUERY_INSTRUCTION = 'Represent this sentence for searching relevant passages: ';
+
+/**
+ * How long a hub request may take to start answering. Only the wait for response headers is bounded, so a slow
+ * but progressing download of a large model is never cut off, while a host that drops packets fails instead of hanging.
+ */
+export const HUB_RESPONSE_TIMEOUT_MS = 30_000;
+
+/**
+ * The query prefix for a model. Only the English BGE models (`bge-small-en`, `bge-base-en-v1.5`, …) use this
+ * instruction; the Chinese ones use a different one and bge-m3 none, so they get no prefix rather than a wrong one.
+ */
+export function queryPrefixFor(model: string): string {
+  const name = model.split('/').pop() ?? model;
+  return /^bge-(small|base|large)-en\b/i.test(name) ? BGE_QUERY_INSTRUCTION : '';
+}
+
+/** Prepared input per text: the query prefix applies to queries only. */
+export function prepareTexts(model: string, texts: readonly string[], kinds: readonly EmbedKind[]): string[] {
+  const prefix = queryPrefixFor(model);
+  if (prefix === '') return [...texts];
+  return texts.map((text, i) => (kinds[i] === 'query' ? prefix + text : text));
+}
+
+/** Fails fast, listing what is missing, instead of letting the loader report one file at a time. */
+async function assertLocalModel(modelDir: string, model: string): Promise<void> {
+  const root = join(modelDir, model);
+  const missing: string[] = [];
+  for (const file of MODEL_FILES) {
+    try {
+      await access(join(root, file));
+    } catch {
+      missing.push(file);
+    }
+  }
+  if (missing.length > 0) {
+    throw new Error(
+      `it was not found in modelDir "${modelDir}": missing ${missing.map((f) => join(root, f)).join(', ')}. ` +
+        `Expected the Hugging Face hub layout <modelDir>/<org>/<name>/{${MODEL_FILES.join(', ')}}.`,
+    );
+  }
+}
+
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Wraps fetch so that a request whose response has not started within `timeoutMs` is aborted. */
+export function withResponseTimeout(inner: FetchLike, timeoutMs: number): FetchLike {
+  return async (input, init) => {
+    const controller = new AbortController();
+    const host = URL.canParse(String(input)) ? new URL(String(input)).host : String(input);
+    const timeout = new Error(`no response from ${host} within ${timeoutMs / 1000} s`);
+    const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
+    try {
+      return await inner(input, { ...init, signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** Error text with its causes (fetch hides the useful part, e.g. ENOTFOUND, in `cause`). */
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    const message = errorMessage(current);
+    if (!parts.includes(message)) parts.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': ');
+}
+
+export async function loadTransformersModel(options: TransformersModelOptions): Promise<LoadedModel> {
+  const { model, modelDir } = options;
+  if (modelDir !== undefined) await assertLocalModel(modelDir, model);
+
+  const transformers = await import('@huggingface/transformers');
+  const { env } = transformers;
+  // Its warnings go to the console; keep only errors (the worker's console is routed to stderr anyway).
+  env.logLevel = transformers.LogLevel.ERROR;
+  if (modelDir !== undefined) {
+    env.allowRemoteModels = false;
+    env.allowLocalModels = true;
+    env.localModelPath = modelDir;
+  } else {
+    env.allowRemoteModels = true;
+    const inner = env.fetch.bind(env) as FetchLike;
+    env.fetch = withResponseTimeout(inner, HUB_RESPONSE_TIMEOUT_MS);
+  }
+
+  let extractor: Awaited<ReturnType<typeof transformers.pipeline<'feature-extraction'>>>;
+  try {
+    // q8 is the int8 `model_quantized.onnx`: about 4× smaller and faster on CPU than fp32, with near-identical vectors.
+    extractor = await transformers.pipeline('feature-extraction', model, { dtype: 'q8', device: 'cpu' });
+  } catch (error) {
+    const detail = describe(error);
+    throw new Error(
+      modelDir !== undefined
+        ? `loading from modelDir "${modelDir}" failed (${detail})`
+        : `loading from the Hugging Face hub failed (${detail}). Without internet access, download the model ` +
+            `elsewhere and set modelDir to a directory holding ${model}/{${MODEL_FILES.join(', ')}}`,
+    );
+  }
+
+  return {
+    async embed(texts: readonly string[], kinds: readonly EmbedKind[]): Promise<Float32Array[]> {
+      const output = await extractor(prepareTexts(model, texts, kinds), { pooling: 'mean', normalize: true });
+      try {
+        const [rows, dimension] = output.dims;
+        if (rows !== texts.length || dimension === undefined || output.dims.length !== 2) {
+          throw new Error(`Unexpected output shape [${output.dims.join(', ')}] for ${texts.length} texts`);
+        }
+        const data = output.data;
+        if (!(data instanceof Float32Array)) throw new Error(`Unexpected output type ${output.type}`);
+        // slice copies, so each vector owns its buffer and the tensor can be released.
+        return Array.from({ length: rows }, (_, i) => normalizeInPlace(data.slice(i * dimension, (i + 1) * dimension)));
+      } finally {
+        output.dispose();
+      }
+    },
+  };
+}
