@@ -70,8 +70,9 @@ export class EmbeddingState {
     }
   }
 
+  /** The reason stays in the server's log (it may name local paths); clients learn only what happened. */
   #unavailable(): MemoryError {
-    return new MemoryError('unavailable', `The embedding model could not be loaded: ${this.#failure ?? 'unknown error'}`, {
+    return new MemoryError('unavailable', 'The embedding model could not be loaded; the server log says why.', {
       retryAfterSeconds: 30,
     });
   }

@@ -10,6 +10,11 @@ import { LIMITS } from './limits.js';
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** "x is required." for a missing field, "x must be a string." for a wrong type: the same words on every adapter. */
+function stringField(name: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? `${name} is required.` : `${name} must be a string.`) };
+}
 // A UTF-16 surrogate not part of a pair (the `u` flag keeps pairs whole). It has no UTF-8 form: SQLite kept invalid
 // bytes that read back as U+FFFD, so a text did not come back as sent and "a\uD800" and "a\uD801" became one user.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -28,7 +33,7 @@ function nestingWithin(value: unknown, max: number): boolean {
 }
 
 export const userIdSchema = z
-  .string({ error: 'userId must be a string.' })
+  .string(stringField('userId'))
   .min(1, 'userId must not be empty.')
   .max(LIMITS.userIdMaxLength, `userId must be at most ${LIMITS.userIdMaxLength} characters.`)
   .refine((v) => !CONTROL_CHARS.test(v), 'userId must not contain control characters.')
@@ -46,7 +51,7 @@ export const appIdSchema = z
 const notBlank = (v: string): boolean => v.trim().length > 0;
 
 export const memoryTextSchema = z
-  .string({ error: 'text must be a string.' })
+  .string(stringField('text'))
   .max(LIMITS.textMaxLength, `text must be at most ${LIMITS.textMaxLength} characters.`)
   .refine(notBlank, 'text must not be empty or only whitespace.')
   // Every backend must store the text exactly; PostgreSQL's text type cannot hold NUL, so no backend accepts it.
@@ -148,7 +153,7 @@ export type ListParams = z.output<typeof listInputSchema>;
 export const recallFields = {
   userId: userIdSchema,
   query: z
-    .string({ error: 'query must be a string.' })
+    .string(stringField('query'))
     .max(LIMITS.queryMaxLength, `query must be at most ${LIMITS.queryMaxLength} characters.`)
     .refine(notBlank, 'query must not be empty or only whitespace.')
     .refine(wellFormed, 'query must be valid Unicode (no unpaired surrogate).')
@@ -172,7 +177,9 @@ export type ForgetAllParams = z.output<typeof forgetAllInputSchema>;
 
 export const forgetManyInputSchema = z.strictObject({
   ids: z
-    .array(memoryRefSchema, { error: 'ids must be an array of memory ids.' })
+    .array(memoryRefSchema, {
+      error: (issue) => (issue.input === undefined ? 'ids is required.' : 'ids must be an array of memory ids.'),
+    })
     .min(1, 'ids must hold at least one id.')
     .max(LIMITS.batchDeleteMaxIds, `ids must hold at most ${LIMITS.batchDeleteMaxIds} ids.`),
 });

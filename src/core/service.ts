@@ -214,7 +214,7 @@ export class MemoryService {
     const model = this.embeddings.status;
     if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason: 'The database is not answering.' };
     if (model === 'failed') {
-      return { status: 'unavailable', store: 'ok', model, reason: `The embedding model could not be loaded: ${this.embeddings.failure ?? ''}` };
+      return { status: 'unavailable', store: 'ok', model, reason: 'The embedding model could not be loaded; the server log says why.' };
     }
     if (model === 'loading') return { status: 'starting', store: 'ok', model, reason: 'The embedding model is loading.' };
     return { status: 'ok', store: 'ok', model };
