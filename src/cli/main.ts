@@ -1,8 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { MemoryError } from '../core/errors.js';
 import { backup } from './commands/backup.js';
+import { copyCommand, DEFAULT_COPY_BATCH, MAX_COPY_BATCH } from './commands/copy.js';
+import { exportCommand } from './commands/export.js';
+import { DEFAULT_IMPORT_BATCH, importCommand, MAX_IMPORT_BATCH } from './commands/import.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
-import { mcpCommand, mcpConfig, mcpDefaults, mcpHttpHandler } from './commands/mcp.js';
+import { mcpCommand, mcpConfig, mcpDefaults, mcpHttpHandler, mcpSessionMode } from './commands/mcp.js';
 import { reembedCommand } from './commands/reembed.js';
 import { startServer } from './commands/serve.js';
 import { ConfigError, runtimeConfig, serveConfig } from './config.js';
@@ -18,6 +21,11 @@ Usage:
   agent-memory keys revoke KEY_ID
   agent-memory backup PATH
   agent-memory reembed [--model NAME]   rebuild every vector after changing the embedding model
+  agent-memory import FILE.jsonl [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
+                     resumable (re-run skips what is in), bad lines reported and skipped (--strict: refuse the file)
+  agent-memory export FILE.jsonl|- [--user-id ID]   every memory as JSONL, in the format import reads
+  agent-memory copy --from SOURCE --to TARGET [--batch 500]   move a whole database (each a SQLite path or a
+                     postgres:// URL), vectors included; re-running it copies only what is missing
 
 Common options:
   --db PATH          SQLite database file (env MEMORY_DB_PATH, default ./data/memory.db)
@@ -28,6 +36,9 @@ Common options:
   --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
   --user-id ID       MCP: the user that tool calls without a userId act for (env MEMORY_USER_ID)
   --app-id SLUG      MCP: the app that tool calls without an appId use (env MEMORY_APP_ID)
+  --mcp-sessions M   serve: stateful (MCP sessions in this node's memory) or stateless (any node answers any
+                     request, for several nodes behind a load balancer); env MEMORY_MCP_SESSIONS, default
+                     stateless on PostgreSQL, stateful on SQLite
   -h, --help         this text
 `;
 
@@ -44,6 +55,11 @@ const OPTIONS = {
   name: { type: 'string' },
   'user-id': { type: 'string' },
   'app-id': { type: 'string' },
+  batch: { type: 'string' },
+  strict: { type: 'boolean' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  'mcp-sessions': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -79,7 +95,8 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     switch (command) {
       case 'serve': {
         const config = serveConfig(values, env);
-        const server = await startServer(config, { output: out, mcpHandler: mcpHttpHandler(config, mcpDefaults(values, env)) });
+        const mcpHandler = mcpHttpHandler(config, mcpDefaults(values, env), mcpSessionMode(values, env, config));
+        const server = await startServer(config, { output: out, mcpHandler });
         out.notice(`agent-memory is listening on ${server.url} (REST under /v1, MCP at /mcp, health at /healthz).`);
         await onShutdown(() => server.close());
         return 0;
@@ -102,8 +119,39 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         }
         return await backup(runtimeConfig(values, env), sub, out);
       }
+      case 'import': {
+        if (!sub) {
+          out.notice('Usage: agent-memory import FILE.jsonl [--batch 64] [--strict]');
+          return 2;
+        }
+        const batch = values.batch === undefined ? DEFAULT_IMPORT_BATCH : Number(values.batch);
+        if (!Number.isInteger(batch) || batch < 1 || batch > MAX_IMPORT_BATCH) {
+          out.notice(`--batch must be an integer from 1 to ${MAX_IMPORT_BATCH}, not "${values.batch}".`);
+          return 2;
+        }
+        return await importCommand(runtimeConfig(values, env), sub, { batchSize: batch, strict: values.strict === true }, out);
+      }
+      case 'export': {
+        if (!sub) {
+          out.notice('Usage: agent-memory export FILE.jsonl|- [--user-id ID]');
+          return 2;
+        }
+        return await exportCommand(runtimeConfig(values, env), sub, { userId: values['user-id'] }, out);
+      }
       case 'reembed':
         return await reembedCommand(runtimeConfig(values, env), out);
+      case 'copy': {
+        if (!values.from || !values.to || sub !== undefined) {
+          out.notice('Usage: agent-memory copy --from SQLITE_PATH|POSTGRES_URL --to SQLITE_PATH|POSTGRES_URL [--batch 500]');
+          return 2;
+        }
+        const batch = values.batch === undefined ? DEFAULT_COPY_BATCH : Number(values.batch);
+        if (!Number.isInteger(batch) || batch < 1 || batch > MAX_COPY_BATCH) {
+          out.notice(`--batch must be an integer from 1 to ${MAX_COPY_BATCH}, not "${values.batch}".`);
+          return 2;
+        }
+        return await copyCommand(values.from, values.to, { batchSize: batch }, out);
+      }
       default:
         out.notice(`Unknown command "${command}".\n\n${HELP}`);
         return 2;

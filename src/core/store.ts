@@ -78,6 +78,12 @@ export interface ModelRecord {
   dimension: number;
 }
 
+/** One page of `exportMemories`: memories as `insertMemories` takes them. */
+export interface MemoryPage {
+  memories: NewMemory[];
+  next: string | null;
+}
+
 export interface StoreCapabilities {
   /** One writer at a time (SQLite): callers need not expect concurrent write throughput. */
   singleWriter: boolean;
@@ -97,10 +103,10 @@ export interface MemoryStore {
   insertMemory(memory: NewMemory, idempotency?: IdempotencyClaim): Promise<InsertOutcome>;
   /**
    * Bulk import: the whole batch in one transaction, all or nothing; a memory whose uuid is already stored is
-   * skipped (not an error), so a batch retried after a crash stores nothing twice. Optional while backends add
-   * it: `agent-memory import` needs it (SQLite has it).
+   * skipped (not an error), so a batch retried after a crash stores nothing twice. `agent-memory import` and
+   * `agent-memory copy` use it; both backends have it.
    */
-  insertMemories?(memories: readonly NewMemory[]): Promise<{ inserted: number }>;
+  insertMemories(memories: readonly NewMemory[]): Promise<{ inserted: number }>;
   getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined>;
   listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
   /** Deletes the visible memories among refs, all or nothing; returns how many went. */
@@ -108,6 +114,20 @@ export interface MemoryStore {
   deleteUserMemories(userId: string, scope: AppScope): Promise<number>;
   recallCandidates(query: CandidateQuery): Promise<Candidate[]>;
   countMemories(): Promise<number>;
+
+  // Moving a whole database (`agent-memory copy`): everything as it is, vectors included, nothing re-embedded.
+  /** Every app, oldest first. */
+  listApps(): Promise<App[]>;
+  /**
+   * Adds an app with its own UUID, slug and creation time, unless its slug is taken; returns the app stored under
+   * that slug (an existing one keeps its own UUID). Refuses (validation_error) an app whose UUID another slug holds.
+   */
+  importApp(app: App): Promise<App>;
+  /**
+   * A page of memories with their vectors, in id order (byte-wise, the same on every backend), starting after the
+   * id `after` (null: from the first); `next` is the id to pass for the following page, null after the last one.
+   */
+  exportMemories(after: string | null, limit: number): Promise<MemoryPage>;
 
   // Idempotency
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined>;

@@ -32,7 +32,9 @@ async function loadModel(data: EmbedWorkerData): Promise<LoadedModel> {
 function pack(vectors: Float32Array[], dimension: number): Float32Array {
   const flat = new Float32Array(vectors.length * dimension);
   vectors.forEach((vector, i) => {
-    if (vector.length !== dimension) throw new Error(`Model returned a ${vector.length}-dimensional vector, expected ${dimension}`);
+    if (vector.length !== dimension) {
+      throw new Error(`Model returned a ${vector.length}-dimensional vector, expected ${dimension}`);
+    }
     flat.set(vector, i * dimension);
   });
   return flat;

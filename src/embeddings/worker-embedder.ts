@@ -106,7 +106,11 @@ export class WorkerEmbedder implements Embedder {
   ready(): Promise<EmbedderInfo> {
     if (this.#closed) return Promise.reject(this.#closedError());
     if (this.#loadFailure) return Promise.reject(this.#loadFailure);
-    return this.#start().ready;
+    try {
+      return this.#start().ready;
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /** Starts loading the model if nothing has yet, waits for it, then embeds; see the class comment for failures. */
@@ -114,7 +118,11 @@ export class WorkerEmbedder implements Embedder {
     if (this.#closed) return Promise.reject(this.#closedError());
     if (this.#loadFailure) return Promise.reject(this.#loadFailure);
     if (texts.length === 0) return Promise.resolve([]);
-    this.#start();
+    try {
+      this.#start();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     return new Promise<Float32Array[]>((resolve, reject) => {
       const call: PendingCall = {
         texts: [...texts],
@@ -154,7 +162,15 @@ export class WorkerEmbedder implements Embedder {
   #start(): Session {
     if (this.#session !== undefined) return this.#session;
     const spawn = this.#options.spawn ?? spawnEmbedWorker;
-    const worker = spawn({ provider: this.#options.provider, model: this.model, modelDir: this.#options.modelDir });
+    let worker: Worker;
+    try {
+      worker = spawn({ provider: this.#options.provider, model: this.model, modelDir: this.#options.modelDir });
+    } catch (error) {
+      // E.g. running from TypeScript sources without tsx installed: as permanent as any other load failure.
+      const reason = errorMessage(error);
+      this.#loadFailure = new Error(`Could not load embedding model "${this.model}": the worker could not start (${reason})`);
+      throw this.#loadFailure;
+    }
     let settleReady: Session['settleReady'] | undefined;
     const ready = new Promise<EmbedderInfo>((resolve, reject) => {
       settleReady = { resolve, reject };

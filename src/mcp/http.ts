@@ -10,8 +10,20 @@ import { createMcpServer } from './server.js';
 import { SessionRegistry } from './sessions.js';
 import type { ToolDefaults } from './tools.js';
 
+/**
+ * How /mcp keeps MCP sessions. `stateful`: as the SDK intends by default, a session lives in this node's memory,
+ * so every request of a client must reach the node that created it (sticky sessions). `stateless`: no session at
+ * all, a fresh server and transport per POST, so any node can answer any request and a load balancer may spread
+ * one client over many nodes; GET (the server-to-client event stream) and DELETE answer 405.
+ */
+export type McpSessionMode = 'stateful' | 'stateless';
+
+export const MCP_SESSION_MODES: readonly McpSessionMode[] = ['stateful', 'stateless'];
+
 export interface McpHttpOptions {
   service: MemoryService;
+  /** Default `stateful`. */
+  sessions?: McpSessionMode;
   defaults?: ToolDefaults;
   logger?: Logger;
   version?: string;
@@ -59,9 +71,12 @@ function releaseConnection(res: Response): Promise<void> {
  * created it (a bound key stays confined to its app, as over REST), and only that key may use the session: with
  * another key it answers the same 404 as an unknown session, so ids leak nothing. Mounted behind the REST key
  * check and rate limit, so nothing here runs without a valid key.
+ *
+ * With `sessions: 'stateless'` (several nodes behind a load balancer) there are no sessions: see McpSessionMode.
  */
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const logger = options.logger ?? silentLogger;
+  const stateless = options.sessions === 'stateless';
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
   const sessions = new SessionRegistry({
     maxSessions: options.maxSessions ?? 1_000,
@@ -135,11 +150,44 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     }
   };
 
+  /**
+   * Stateless: one server and transport for this POST alone, acting as the key that sent it (so the key binding
+   * holds request by request), both closed when the response ends. Nothing outlives the request.
+   */
+  const serveStateless = async (req: Request, res: Response): Promise<void> => {
+    const server = createMcpServer({
+      service: options.service,
+      caller: callerOf(res),
+      defaults: options.defaults ?? {},
+      logger,
+      ...(options.version === undefined ? {} : { version: options.version }),
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: LIMITS.bodyMaxBytes });
+    // Before handling, so that a response that ends early still closes them.
+    res.once('close', () => {
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+
   const handler = async function mcpHandler(req: Request, res: Response, next: (error?: unknown) => void): Promise<void> {
     try {
       if (hostAllowed && !hostAllowed(req, res)) return;
       if (closing) {
         jsonRpcError(res, 503, -32000, 'The server is shutting down.');
+        return;
+      }
+      if (stateless) {
+        if (req.method !== 'POST') {
+          // No session, so no event stream to open (GET) and none to end (DELETE): the SDK's stateless answer.
+          res.setHeader('Allow', 'POST');
+          jsonRpcError(res, 405, -32000, 'Method not allowed.');
+          return;
+        }
+        track(req, res);
+        await serveStateless(req, res);
         return;
       }
       const owner = callerOf(res).keyId ?? 'local';

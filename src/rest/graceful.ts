@@ -1,28 +1,56 @@
 import type { Server, ServerResponse } from 'node:http';
 
+/** How long a connection idle at shutdown stays open, so that a request already on its way is read and answered. */
+export const LAME_DUCK_MS = 250;
+
 /**
- * Graceful shutdown with keep-alive clients. `server.close()` stops accepting and closes the connections idle at
- * that moment, but a connection busy with a request stays open after answering it (keep-alive): the process then
- * waited out the whole grace period for clients that never hung up, and cut whatever they had sent meanwhile. Once
- * draining, every response says `Connection: close` (a client knows not to send another request on it) and each
- * connection is closed as soon as its last response is out.
+ * Graceful shutdown with keep-alive clients.
+ *
+ * `server.close()` stops accepting and at once closes every connection with no request in progress, then waits for
+ * the others. Two things went wrong with that under load: a connection busy at that moment stayed open after its
+ * answer (keep-alive), so the process waited out the whole grace period for clients that never hung up; and a
+ * connection counted as idle may hold a request the event loop has not read yet (sent just before the signal, while
+ * the loop was busy), which was then reset instead of answered.
+ *
+ * Here, once closing: every response says `Connection: close` (the client will not send another request on it, and
+ * Node closes it after the answer); connections idle at that moment are closed only after LAME_DUCK_MS, and only
+ * after an event-loop poll has read whatever they had received (a request that arrives is then served, with
+ * `Connection: close`); sweeps repeat until every connection is gone.
  */
-export function gracefulConnections(server: Server): { drain(): void } {
+export function gracefulConnections(server: Server): { close(): Promise<void> } {
   const open = new Set<ServerResponse>();
   let draining = false;
   server.on('request', (_req, res: ServerResponse) => {
     if (draining && !res.headersSent) res.setHeader('Connection', 'close');
     open.add(res);
-    res.once('close', () => {
-      open.delete(res);
-      if (draining) setImmediate(() => server.closeIdleConnections());
-    });
+    res.once('close', () => open.delete(res));
   });
   return {
-    drain() {
+    close() {
       draining = true;
       for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
-      server.closeIdleConnections();
+      const stopped = new Promise<void>((resolve) => {
+        // Stop accepting, without Node's immediate sweep of idle connections (see above).
+        const sweep = server.closeIdleConnections;
+        server.closeIdleConnections = () => undefined;
+        try {
+          server.close(() => resolve());
+        } finally {
+          server.closeIdleConnections = sweep;
+        }
+      });
+      let done = false;
+      void stopped.then(() => (done = true));
+      const later = () => {
+        if (done) return;
+        // setImmediate runs after the poll phase, so bytes that arrived while the loop was busy are parsed first.
+        setImmediate(() => {
+          server.closeIdleConnections();
+          setTimeout(later, LAME_DUCK_MS).unref();
+        });
+      };
+      setTimeout(later, LAME_DUCK_MS).unref();
+      return stopped;
     },
   };
 }

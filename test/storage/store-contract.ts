@@ -178,6 +178,72 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await texts('u1')).toEqual([]);
     });
 
+    // ---- Bulk insert and whole-database moves (import, copy) ------------------------------------------------
+
+    it('inserts a batch at once, searchable, skipping memories whose uuid is stored; a bad batch stores nothing', async () => {
+      const batch = [1, 2, 3].map((i) => memory('u1', `hiking trip ${i}`, [1, i / 10, 0, 0], i));
+      expect(await store.insertMemories(batch)).toEqual({ inserted: 3 });
+      const again = [...batch, memory('u1', 'a fourth one', [0, 1, 0, 0], 4)];
+      expect(await store.insertMemories(again)).toEqual({ inserted: 1 });
+      expect(await store.insertMemories([])).toEqual({ inserted: 0 });
+      expect(await texts('u1')).toEqual(['a fourth one', 'hiking trip 1', 'hiking trip 2', 'hiking trip 3']);
+      expect((await recallAll('u1', ['hiking'])).filter((c) => c.bm25 > 0)).toHaveLength(3);
+      // One memory of the wrong dimension fails the batch whole.
+      const bad = [memory('u1', 'fine', [1, 0, 0, 0]), { ...memory('u1', 'wrong size', [1, 0, 0, 0]), embedding: new Float32Array(DIM + 1) }];
+      await expect(store.insertMemories(bad)).rejects.toThrow();
+      // Another memory under a stored id is a clash, not a memory already there: refused, never dropped silently.
+      await expect(store.insertMemories([{ ...memory('u1', 'clash', [1, 0, 0, 0]), id: batch[0]!.id }])).rejects.toThrow();
+      expect(await store.countMemories()).toBe(4);
+    });
+
+    it('lists apps oldest first and imports an app with its own UUID, never moving an existing slug', async () => {
+      const other = await store.ensureApp('other');
+      // Oldest first; these two may share a millisecond, when the order falls to their (random) UUIDs.
+      expect((await store.listApps()).map((a) => a.slug).sort()).toEqual(['default', 'other']);
+      const imported = { id: newUuid(), slug: 'imported', createdAt: '2020-02-03T04:05:06.789Z' };
+      expect(await store.importApp(imported)).toEqual(imported);
+      expect(await store.importApp(imported)).toEqual(imported);
+      expect(await store.findApp(imported.id)).toEqual(imported);
+      expect((await store.listApps()).map((a) => a.slug)[0]).toBe('imported');
+      // A slug that exists keeps its own UUID; a UUID that another slug holds is refused.
+      expect(await store.importApp({ id: newUuid(), slug: 'other', createdAt: imported.createdAt })).toEqual(other);
+      await expect(store.importApp({ id: other.id, slug: 'renamed', createdAt: imported.createdAt })).rejects.toMatchObject({
+        code: 'validation_error',
+        message: expect.stringContaining('"other"') as unknown,
+      });
+      expect(await store.findApp('renamed')).toBeUndefined();
+    });
+
+    it('exports every memory whole, vector included, in id order, page by page', async () => {
+      const other = await store.ensureApp('other');
+      const all = Array.from({ length: 7 }, (_, i) => ({
+        ...memory(`u${i % 2}`, `memory ${i} \u00e9 "quoted"`, [1, i, -i / 3, 0.5], i, i % 3 === 0 ? other.id : appId),
+        metadata: { i, nested: { list: [i, 'x', null] }, b: true, a: 'first key last' },
+        createdAt: `2021-0${1 + (i % 9)}-1${i}T01:02:03.${String(100 + i)}Z`,
+      }));
+      // Awkward floats: the export must give back the very float32 values that went in.
+      all[0] = { ...all[0]!, embedding: Float32Array.from([1 / 3, -0, 3.4028234663852886e38, -1e-8]) };
+      await store.insertMemories(all);
+      const pages: string[][] = [];
+      const seen = [];
+      let after: string | null = null;
+      do {
+        const page = await store.exportMemories(after, 3);
+        pages.push(page.memories.map((m) => m.id));
+        seen.push(...page.memories);
+        after = page.next;
+      } while (after !== null);
+      const sorted = [...all].sort((p, q) => (p.id < q.id ? -1 : p.id > q.id ? 1 : 0));
+      expect(pages.flat()).toEqual(sorted.map((m) => m.id));
+      expect(pages[0]).toHaveLength(3);
+      for (const [i, m] of seen.entries()) {
+        const want = sorted[i]!;
+        expect({ ...m, embedding: Array.from(m.embedding) }).toEqual({ ...want, embedding: Array.from(want.embedding) });
+        expect(m.embedding).toBeInstanceOf(Float32Array);
+      }
+      expect(await store.exportMemories(sorted[6]!.id, 3)).toEqual({ memories: [], next: null });
+    });
+
     // ---- Recall candidates ------------------------------------------------------------------------------------
 
     it("finds candidates by vector and by words within one user's memories only", async () => {

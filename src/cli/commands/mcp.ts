@@ -5,7 +5,7 @@ import { appIdSchema, userIdSchema } from '../../core/schemas.js';
 import type { MemoryService } from '../../core/service.js';
 import { LOCAL_CALLER } from '../../core/types.js';
 import { loopbackHostnames } from '../../mcp/host-guard.js';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../mcp/http.js';
+import { createMcpHttpHandler, MCP_SESSION_MODES, type McpHttpHandler, type McpSessionMode } from '../../mcp/http.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { serveStdio } from '../../mcp/stdio.js';
 import type { ToolDefaults } from '../../mcp/tools.js';
@@ -91,14 +91,38 @@ export async function mcpCommand(config: McpConfig, io: { stdin?: Readable; stdo
   return 0;
 }
 
-/** The /mcp endpoint for `serve`: sessions per API key, DNS-rebinding guard when listening on loopback. */
-export function mcpHttpHandler(config: ServeConfig, defaults: ToolDefaults): (service: MemoryService) => McpHttpHandler {
-  return (service) =>
-    createMcpHttpHandler({
+/**
+ * How /mcp keeps sessions: `--mcp-sessions`, else MEMORY_MCP_SESSIONS, else by backend. On PostgreSQL the node is
+ * presumably one of several behind a load balancer, where a session held in one node's memory would need sticky
+ * routing: stateless there; stateful on SQLite (one node), which keeps the server-to-client event stream.
+ */
+export function mcpSessionMode(flags: Flags, env: Env, storage: Pick<RuntimeConfig, 'databaseUrl'>): McpSessionMode {
+  const raw = setting(flags['mcp-sessions'], env.MEMORY_MCP_SESSIONS);
+  if (raw === undefined) return storage.databaseUrl !== undefined ? 'stateless' : 'stateful';
+  const mode = MCP_SESSION_MODES.find((m) => m === raw);
+  if (mode === undefined) throw new ConfigError(`--mcp-sessions must be ${MCP_SESSION_MODES.join(' or ')}, not "${raw}".`);
+  return mode;
+}
+
+/**
+ * The /mcp endpoint for `serve`: sessions per API key (or none: see mcpSessionMode), DNS-rebinding guard when
+ * listening on loopback.
+ */
+export function mcpHttpHandler(
+  config: ServeConfig,
+  defaults: ToolDefaults,
+  sessions: McpSessionMode = mcpSessionMode({}, {}, config),
+): (service: MemoryService) => McpHttpHandler {
+  return (service) => {
+    const logger = createLogger({ level: config.logLevel });
+    logger.info('mcp over streamable http at /mcp', { sessions });
+    return createMcpHttpHandler({
       service,
+      sessions,
       defaults,
-      logger: createLogger({ level: config.logLevel }),
+      logger,
       version: VERSION,
       allowedHostnames: loopbackHostnames(config.host),
     });
+  };
 }

@@ -77,8 +77,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   let closing: Promise<void> | undefined;
   const close = (graceMs = 10_000): Promise<void> => {
     closing ??= (async () => {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      connections.drain();
+      const stopped = connections.close();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await mcp?.close?.(graceMs).catch(() => undefined);
       await stopped;

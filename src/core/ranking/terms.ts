@@ -1,3 +1,5 @@
+import { porterStem } from './porter.js';
+
 /**
  * Word terms of a query for the full-text side. Stop words are dropped: with OR-ed terms they would match almost
  * every memory and drown the words that carry the question.
@@ -17,9 +19,18 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
-/** Lower-cased words (letters and digits of any script), in order, with duplicates. */
+/**
+ * Lower-cased words (letters and digits of any script), in order, with duplicates. Diacritics are removed, as the
+ * store's full-text tokenizer (`unicode61 remove_diacritics 2`) removes them, so "café" and "cafe" are one term.
+ */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Distinct non-stop-word terms, at most `max` of them (a pasted page must not become a 2,000-term query). */
@@ -31,4 +42,26 @@ export function queryTerms(query: string, max = 32): string[] {
     if (seen.size >= max) break;
   }
   return [...seen];
+}
+
+/**
+ * Stems, as the full-text index stores them. Memoised per stemmer instance: a recall stems a few hundred short
+ * texts that share most of their words.
+ */
+export class Stemmer {
+  readonly #cache = new Map<string, string>();
+
+  stem(word: string): string {
+    let stem = this.#cache.get(word);
+    if (stem === undefined) {
+      stem = porterStem(word);
+      this.#cache.set(word, stem);
+    }
+    return stem;
+  }
+
+  /** The distinct stems of a text's words. */
+  stems(text: string): Set<string> {
+    return new Set(words(text).map((w) => this.stem(w)));
+  }
 }

@@ -9,6 +9,7 @@ import type {
   IdempotencyRecord,
   InsertOutcome,
   ListQuery,
+  MemoryPage,
   MemoryStore,
   ModelRecord,
   NewMemory,
@@ -39,6 +40,23 @@ import { ensureVectorIndex, pgvectorVersion, readModelRecord, vectorLiteral } fr
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Users (scopes) with at most this many memories are searched exactly; larger ones by HNSW (default 10,000). */
   exactScanLimit?: number;
+}
+
+interface ExportRow {
+  id: string;
+  uuid: string;
+  user_id: string;
+  app_id: string;
+  text: string;
+  metadata: string;
+  created_at: Date;
+  embedding: string | null;
+}
+
+/** pgvector's text form `[0.1,0.2,...]` back to the float32 values it was written from. */
+function parseVector(text: string): Float32Array {
+  const inner = text.trim().slice(1, -1);
+  return inner === '' ? new Float32Array(0) : Float32Array.from(inner.split(','), Number);
 }
 
 function toRecord(row: IdempotencyRow): IdempotencyRecord {
@@ -274,6 +292,91 @@ export class PgStore implements MemoryStore {
 
   countMemories(): Promise<number> {
     return this.#run(async () => Number((await this.#one<CountRow>('SELECT count(*) AS n FROM memories', []))?.n ?? 0));
+  }
+
+  /**
+   * Bulk import in one statement (so all or nothing): the batch travels as one array per column and is unnested
+   * on the server. A memory whose uuid is stored already is skipped; any other clash (an id held by another
+   * memory) fails the whole batch rather than dropping a memory silently.
+   */
+  insertMemories(memories: readonly NewMemory[]): Promise<{ inserted: number }> {
+    return this.#run(async () => {
+      if (memories.length === 0) return { inserted: 0 };
+      memories.forEach(assertStorable);
+      const result = await query(
+        this.#pool,
+        `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, embedding)
+         SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[], $8::vector[])
+         ON CONFLICT (uuid) DO NOTHING`,
+        [
+          memories.map((m) => m.id),
+          memories.map((m) => m.uuid),
+          memories.map((m) => m.userId),
+          memories.map((m) => m.appId),
+          memories.map((m) => m.text),
+          memories.map((m) => JSON.stringify(m.metadata)),
+          memories.map((m) => m.createdAt),
+          memories.map((m) => vectorLiteral(m.embedding)),
+        ],
+      );
+      return { inserted: result.rowCount ?? 0 };
+    });
+  }
+
+  // ---- Whole-database moves (agent-memory copy) ----------------------------------------------------------------
+
+  listApps(): Promise<App[]> {
+    return this.#run(async () => {
+      const { rows } = await query<AppRow>(this.#pool, `SELECT ${APP_COLUMNS} FROM apps ORDER BY created_at, id`);
+      return rows.map(toApp);
+    });
+  }
+
+  importApp(app: App): Promise<App> {
+    return this.#run(async () => {
+      // No conflict target: a taken slug or a taken UUID both leave the row as it is. Then a new statement (a new
+      // snapshot), as in ensureApp, so that a row another node committed meanwhile is seen.
+      await query(this.#pool, 'INSERT INTO apps (id, slug, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+        app.id,
+        app.slug,
+        app.createdAt,
+      ]);
+      const row = await this.#one<AppRow>(`SELECT ${APP_COLUMNS} FROM apps WHERE slug = $1`, [app.slug]);
+      if (row) return toApp(row);
+      const holder = await this.#one<{ slug: string }>('SELECT slug FROM apps WHERE id = $1::uuid', [app.id]);
+      const message =
+        `The app "${app.slug}" cannot keep its UUID ${app.id}: ` +
+        (holder ? `the app "${holder.slug}" has it here.` : 'it is taken here.');
+      throw new MemoryError('validation_error', message, { details: [{ path: 'appId', message }] });
+    });
+  }
+
+  exportMemories(after: string | null, limit: number): Promise<MemoryPage> {
+    return this.#run(async () => {
+      // The vector column exists once a model is declared; memories cannot exist before.
+      if ((await withClient(this.#pool, readModelRecord)) === undefined) return { memories: [], next: null };
+      // The vector in pgvector's text form: float4 values printed shortest-exact, so they parse back bit for bit.
+      const { rows } = await query<ExportRow>(
+        this.#pool,
+        `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, embedding::text AS embedding
+         FROM memories WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after ?? '', limit],
+      );
+      const memories = rows.map((row): NewMemory => {
+        if (row.embedding === null) throw new Error(`The memory ${row.id} has no vector: the database is damaged.`);
+        return {
+          id: row.id,
+          uuid: row.uuid,
+          userId: row.user_id,
+          appId: row.app_id,
+          text: row.text,
+          metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+          createdAt: iso(row.created_at),
+          embedding: parseVector(row.embedding),
+        };
+      });
+      return { memories, next: rows.length < limit ? null : (rows[rows.length - 1]?.id ?? null) };
+    });
   }
 
   // ---- Idempotency --------------------------------------------------------------------------------------------

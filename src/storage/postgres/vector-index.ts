@@ -71,9 +71,12 @@ export function ensureVectorIndex(pool: Pool, model: ModelRecord): Promise<void>
   });
 }
 
-/** pgvector's text form, `[0.1,0.2,...]`: exact for float32 values, and needs no binary type registration. */
+/**
+ * pgvector's text form, `[0.1,0.2,...]`: exact for float32 values, and needs no binary type registration. -0 is
+ * written as such (String(-0) is "0"), so that a copy between backends gives back the very same bits.
+ */
 export function vectorLiteral(v: Float32Array): string {
-  return `[${Array.from(v, (x) => String(x)).join(',')}]`;
+  return `[${Array.from(v, (x) => (Object.is(x, -0) ? '-0' : String(x))).join(',')}]`;
 }
 
 /** The installed pgvector version as [major, minor, patch], or undefined when the extension is missing. */

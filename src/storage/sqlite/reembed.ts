@@ -1,6 +1,7 @@
 import type { Embedder } from '../../embeddings/types.js';
 import type { SqliteDatabase } from './connection.js';
 import { readModelRecord, replaceVectorIndex } from './vector-index.js';
+import { insertVectors } from './vector-search.js';
 
 export interface ReembedProgress {
   done: number;
@@ -12,10 +13,6 @@ export interface ReembedResult {
   to: string;
   dimension: number;
   memories: number;
-}
-
-function blob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
 /**
@@ -67,8 +64,11 @@ export async function reembed(
       throw new Error('Memories were stored while re-embedding; stop the server and run reembed again.');
     }
     replaceVectorIndex(db, info);
-    const put = db.prepare('INSERT INTO memory_vectors (rowid, user_id, app_id, embedding) VALUES (?, ?, ?, ?)');
-    for (const row of rows) put.run(BigInt(row.rowid), row.user_id, row.app_id, blob(vectors.get(row.rowid) as Float32Array));
+    insertVectors(
+      db,
+      info.dimension,
+      rows.map((row) => ({ rowid: row.rowid, userId: row.user_id, appId: row.app_id, embedding: vectors.get(row.rowid) as Float32Array })),
+    );
     return rows.length;
   };
   const memories = db.transaction(insert).immediate();

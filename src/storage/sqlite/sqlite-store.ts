@@ -8,6 +8,7 @@ import type {
   IdempotencyRecord,
   InsertOutcome,
   ListQuery,
+  MemoryPage,
   MemoryStore,
   ModelRecord,
   NewMemory,
@@ -18,11 +19,34 @@ import { openDatabase, type SqliteDatabase } from './connection.js';
 import { migrate } from './migrations.js';
 import { KEY_COLUMNS, MEMORY_COLUMNS, toApp, toKey, toMemory, type AppRow, type KeyRow, type MemoryRow } from './rows.js';
 import { ensureVectorIndex, readModelRecord } from './vector-index.js';
+import { deleteVectors, insertVectors, searchVectors, VECTORS_TABLE, type VectorRow } from './vector-search.js';
 import { ownerToken, wordQuery } from './words.js';
 
 export interface SqliteStoreOptions {
   /** File path, or ':memory:'. */
   path: string;
+}
+
+/** better-sqlite3's largest step for `backup`: every page that remains, in one step. */
+const ALL_REMAINING_PAGES = 0x7fffffff;
+
+interface ExportRow {
+  id: string;
+  uuid: string;
+  user_id: string;
+  app_id: string;
+  text: string;
+  metadata: string;
+  created_at: string;
+  embedding: Buffer | null;
+}
+
+/** importApp's refusal: the app's UUID names another app here. */
+function appUuidTaken(app: App, holder: { slug: string } | undefined): MemoryError {
+  const message =
+    `The app "${app.slug}" cannot keep its UUID ${app.id}: ` +
+    (holder ? `the app "${holder.slug}" has it here.` : 'it is taken here.');
+  return new MemoryError('validation_error', message, { details: [{ path: 'appId', message }] });
 }
 
 function vectorBlob(v: Float32Array): Buffer {
@@ -125,18 +149,7 @@ export class SqliteStore implements MemoryStore {
               };
             }
           }
-          const { lastInsertRowid } = this.#db
-            .prepare(
-              'INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-            )
-            .run(memory.id, memory.uuid, memory.userId, memory.appId, memory.text, JSON.stringify(memory.metadata), memory.createdAt);
-          const rowid = BigInt(lastInsertRowid);
-          this.#db
-            .prepare('INSERT INTO memory_vectors (rowid, user_id, app_id, embedding) VALUES (?, ?, ?, ?)')
-            .run(rowid, memory.userId, memory.appId, vectorBlob(memory.embedding));
-          this.#db
-            .prepare('INSERT INTO memory_words (rowid, text, owner) VALUES (?, ?, ?)')
-            .run(rowid, memory.text, ownerToken(memory.userId));
+          this.#insertRows([memory], false);
           if (idempotency) {
             this.#db
               .prepare('INSERT INTO idempotency_keys (key_id, key, request_hash, response, created_at) VALUES (?, ?, ?, ?, ?)')
@@ -146,6 +159,43 @@ export class SqliteStore implements MemoryStore {
         })
         .immediate(),
     );
+  }
+
+  /**
+   * Bulk import: the whole batch in one transaction, all or nothing. A memory whose uuid is already stored is
+   * skipped, so a batch retried after a crash stores nothing twice.
+   */
+  insertMemories(memories: readonly NewMemory[]): Promise<{ inserted: number }> {
+    return this.#run(() => this.#db.transaction(() => ({ inserted: this.#insertRows(memories, true) })).immediate());
+  }
+
+  /** Memory rows with their vectors and words, in the caller's transaction; returns how many were inserted. */
+  #insertRows(memories: readonly NewMemory[], skipExisting: boolean): number {
+    const dimension = readModelRecord(this.#db)?.dimension;
+    if (dimension === undefined) throw new MemoryError('unavailable', 'The vector index is missing: no embedding model was declared.');
+    const insertMemory = this.#db.prepare(
+      `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ${skipExisting ? 'ON CONFLICT(uuid) DO NOTHING' : ''}`,
+    );
+    const insertWords = this.#db.prepare('INSERT INTO memory_words (rowid, text, owner) VALUES (?, ?, ?)');
+    const vectors: VectorRow[] = [];
+    for (const memory of memories) {
+      const { changes, lastInsertRowid } = insertMemory.run(
+        memory.id,
+        memory.uuid,
+        memory.userId,
+        memory.appId,
+        memory.text,
+        JSON.stringify(memory.metadata),
+        memory.createdAt,
+      );
+      if (changes === 0) continue;
+      const rowid = Number(lastInsertRowid);
+      insertWords.run(rowid, memory.text, ownerToken(memory.userId));
+      vectors.push({ rowid, userId: memory.userId, appId: memory.appId, embedding: memory.embedding });
+    }
+    insertVectors(this.#db, dimension, vectors);
+    return vectors.length;
   }
 
   getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined> {
@@ -188,10 +238,9 @@ export class SqliteStore implements MemoryStore {
     // Memories exist only after the model was declared, so the vector table exists whenever there is a row.
     if (!this.#hasVectorIndex()) throw new MemoryError('unavailable', 'The vector index is missing.');
     const delMemory = this.#db.prepare('DELETE FROM memories WHERE rowid = ?');
-    const delVector = this.#db.prepare('DELETE FROM memory_vectors WHERE rowid = ?');
     const delWords = this.#db.prepare('DELETE FROM memory_words WHERE rowid = ?');
+    deleteVectors(this.#db, rowids);
     for (const rowid of rowids) {
-      delVector.run(rowid);
       delWords.run(rowid);
       delMemory.run(rowid);
     }
@@ -236,15 +285,8 @@ export class SqliteStore implements MemoryStore {
       this.#db.transaction(() => {
         const appId = query.scope.appId;
         const cosine = new Map<number, number>();
-        const vectorHits = this.#db
-          .prepare(
-            `SELECT rowid, distance FROM memory_vectors
-             WHERE embedding MATCH ? AND k = ? AND user_id = ? ${appId === null ? '' : 'AND app_id = ?'}`,
-          )
-          .all(
-            ...[vectorBlob(query.embedding), query.vectorK, query.userId, ...(appId === null ? [] : [appId])],
-          ) as Array<{ rowid: number; distance: number }>;
-        for (const hit of vectorHits) cosine.set(hit.rowid, 1 - hit.distance);
+        const vectorHits = searchVectors(this.#db, { userId: query.userId, appId, embedding: query.embedding, k: query.vectorK });
+        for (const hit of vectorHits) cosine.set(hit.rowid, hit.cosine);
 
         const bm25 = new Map<number, number>();
         const match = wordQuery(query.userId, query.terms);
@@ -258,17 +300,16 @@ export class SqliteStore implements MemoryStore {
             )
             .all(match, query.userId, appId, appId, query.textK) as Array<{ rowid: number; score: number }>;
           for (const hit of wordHits) bm25.set(hit.rowid, Math.max(0, hit.score));
-          // Vector hits outside the word top-k still get their true BM25 (0 when no term occurs). One query for
-          // all of them: FTS5 mishandles a bound `rowid = ?` beside MATCH (it returned another row), IN does not.
-          const missing = [...cosine.keys()].filter((rowid) => !bm25.has(rowid));
-          if (missing.length > 0) {
+          // Vector hits outside the word top-k still get their true BM25 (0 when no term occurs). One pass over
+          // the user's matches, picked in JS: FTS5 mishandles a bound `rowid = ?` beside MATCH (it returned another
+          // row), and `rowid IN (...)` beside MATCH re-runs the whole full-text query once per listed rowid, which
+          // held the (synchronous) event loop for seconds on a large user with a many-word query.
+          const missing = new Set([...cosine.keys()].filter((rowid) => !bm25.has(rowid)));
+          if (missing.size > 0) {
             const rows = this.#db
-              .prepare(
-                `SELECT rowid, -bm25(memory_words, 1.0, 0.0) AS score FROM memory_words
-                 WHERE memory_words MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-              )
-              .all(match, JSON.stringify(missing)) as Array<{ rowid: number; score: number }>;
-            for (const row of rows) bm25.set(row.rowid, Math.max(0, row.score));
+              .prepare(`SELECT rowid, -bm25(memory_words, 1.0, 0.0) AS score FROM memory_words WHERE memory_words MATCH ?`)
+              .all(match) as Array<{ rowid: number; score: number }>;
+            for (const row of rows) if (missing.has(row.rowid)) bm25.set(row.rowid, Math.max(0, row.score));
           }
         }
         // Word hits outside the vector top-k still get their true cosine.
@@ -314,6 +355,64 @@ export class SqliteStore implements MemoryStore {
 
   countMemories(): Promise<number> {
     return this.#run(() => (this.#db.prepare('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n);
+  }
+
+  // ---- Whole-database moves (agent-memory copy) ----------------------------------------------------------------
+
+  listApps(): Promise<App[]> {
+    return this.#run(() =>
+      (this.#db.prepare('SELECT id, slug, created_at FROM apps ORDER BY created_at, id').all() as AppRow[]).map(toApp),
+    );
+  }
+
+  importApp(app: App): Promise<App> {
+    return this.#run(() =>
+      this.#db
+        .transaction(() => {
+          // No conflict target: a taken slug or a taken UUID both leave the row as it is.
+          this.#db
+            .prepare('INSERT INTO apps (id, slug, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+            .run(app.id.toLowerCase(), app.slug, app.createdAt);
+          const row = this.#db.prepare('SELECT id, slug, created_at FROM apps WHERE slug = ?').get(app.slug) as AppRow | undefined;
+          if (row) return toApp(row);
+          const holder = this.#db.prepare('SELECT slug FROM apps WHERE id = ?').get(app.id.toLowerCase()) as
+            | { slug: string }
+            | undefined;
+          throw appUuidTaken(app, holder);
+        })
+        .immediate(),
+    );
+  }
+
+  exportMemories(after: string | null, limit: number): Promise<MemoryPage> {
+    return this.#run(() => {
+      // Memories exist only once a model is declared, and with it the vector table.
+      if (readModelRecord(this.#db) === undefined) return { memories: [], next: null };
+      // LEFT JOIN: a memory without its vector is an error to report, not a row to drop silently.
+      const rows = this.#db
+        .prepare(
+          `SELECT m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id, m.text AS text,
+                  m.metadata AS metadata, m.created_at AS created_at, v.embedding AS embedding
+           FROM memories m LEFT JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
+           WHERE m.id > ? ORDER BY m.id LIMIT ?`,
+        )
+        .all(after ?? '', limit) as ExportRow[];
+      const memories = rows.map((row): NewMemory => {
+        if (!row.embedding) throw new Error(`The memory ${row.id} has no vector: the database is damaged.`);
+        return {
+          id: row.id,
+          uuid: row.uuid,
+          userId: row.user_id,
+          appId: row.app_id,
+          text: row.text,
+          metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+          createdAt: row.created_at,
+          // Copied out of the blob, whose bytes need not be 4-byte aligned.
+          embedding: new Float32Array(row.embedding.buffer.slice(row.embedding.byteOffset, row.embedding.byteOffset + row.embedding.byteLength)),
+        };
+      });
+      return { memories, next: rows.length < limit ? null : (rows[rows.length - 1]?.id ?? null) };
+    });
   }
 
   // ---- Idempotency --------------------------------------------------------------------------------------------
@@ -392,6 +491,19 @@ export class SqliteStore implements MemoryStore {
 
   ping(): Promise<boolean> {
     return this.#run(() => this.#db.prepare('SELECT 1 AS ok').get() !== undefined);
+  }
+
+  /**
+   * A consistent online copy to a new file, through SQLite's backup API in one step: it reads a single snapshot
+   * while writers in this and other processes carry on (WAL). Copied in steps, as better-sqlite3 does by default
+   * (100 pages, then back to the event loop), a write by another process between two steps restarts the copy from
+   * the first page: under steady writes, a database whose copy takes longer than the gap between writes (a hundred
+   * megabytes or so at a few writes a second) was never copied.
+   */
+  async backup(target: string): Promise<{ totalPages: number }> {
+    if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
+    const { totalPages } = await this.#db.backup(target, { progress: () => ALL_REMAINING_PAGES });
+    return { totalPages };
   }
 
   close(): Promise<void> {

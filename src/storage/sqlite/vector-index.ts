@@ -1,13 +1,25 @@
 import { MemoryError } from '../../core/errors.js';
 import type { ModelRecord } from '../../core/store.js';
 import type { SqliteDatabase } from './connection.js';
+import {
+  CODES_TABLE,
+  createCodesTable,
+  createVectorTables,
+  hasTable,
+  isVirtualVectorTable,
+  buildCodes,
+  clearCenter,
+  VECTORS_TABLE,
+} from './vector-search.js';
 
 /**
- * Vectors live in a sqlite-vec `vec0` table partitioned by user, so a recall scans only that user's vectors.
- * chunk_size: vec0 allocates a whole chunk per partition up front (chunk_size x dimension x 4 bytes); the default
- * 1024 would cost 2 MiB for a user with one memory, 64 costs 128 KiB and still scans large users quickly.
+ * The vector index for the declared model: `memory_vectors` (the float vectors) and `memory_vector_codes` (their
+ * sign bits, in per-user blocks, for a fast pre-filter); see vector-search.ts for the layout and the search.
+ *
+ * Layout history: files made before the fast search kept the vectors in a sqlite-vec `vec0` table partitioned by
+ * user (chunk_size 64). `ensureVectorIndex` upgrades such a file in place, in one transaction: the float vectors
+ * are copied as they are into the plain table, the codes derived from them, and the `vec0` table dropped.
  */
-export const VECTOR_CHUNK_SIZE = 64;
 
 const MODEL_KEY = 'embedding_model';
 const DIMENSION_KEY = 'embedding_dimension';
@@ -26,14 +38,31 @@ function createVectorTable(db: SqliteDatabase, dimension: number): void {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > 8192) {
     throw new Error(`Invalid embedding dimension ${dimension}.`);
   }
-  db.exec(`
-    CREATE VIRTUAL TABLE memory_vectors USING vec0(
-      user_id TEXT PARTITION KEY,
-      app_id TEXT,
-      embedding FLOAT[${dimension}] distance_metric=cosine,
-      chunk_size=${VECTOR_CHUNK_SIZE}
-    );
-  `);
+  createVectorTables(db);
+}
+
+/** Brings an existing vector index to the current layout, in the caller's transaction. */
+function upgradeVectorIndex(db: SqliteDatabase, dimension: number): void {
+  if (isVirtualVectorTable(db)) {
+    db.exec(`
+      DROP TABLE IF EXISTS ${CODES_TABLE};
+      DROP TABLE IF EXISTS memory_vectors_upgrade;
+      CREATE TABLE memory_vectors_upgrade (
+        rowid INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        app_id TEXT NOT NULL,
+        embedding BLOB NOT NULL
+      );
+      INSERT INTO memory_vectors_upgrade (rowid, user_id, app_id, embedding)
+        SELECT rowid, user_id, app_id, embedding FROM ${VECTORS_TABLE};
+      DROP TABLE ${VECTORS_TABLE};
+      ALTER TABLE memory_vectors_upgrade RENAME TO ${VECTORS_TABLE};
+    `);
+  }
+  if (!hasTable(db, CODES_TABLE)) {
+    createCodesTable(db);
+    buildCodes(db, dimension);
+  }
 }
 
 function writeModelRecord(db: SqliteDatabase, record: ModelRecord): void {
@@ -43,8 +72,9 @@ function writeModelRecord(db: SqliteDatabase, record: ModelRecord): void {
 }
 
 /**
- * Makes sure the vector table exists for this model. A database made with another model is refused: its vectors
- * are not comparable with the new model's, and mixing them would silently ruin recall.
+ * Makes sure the vector tables exist for this model, upgrading an older layout in place. A database made with
+ * another model is refused: its vectors are not comparable with the new model's, and mixing them would silently
+ * ruin recall.
  */
 export function ensureVectorIndex(db: SqliteDatabase, model: ModelRecord): void {
   db.transaction(() => {
@@ -54,20 +84,23 @@ export function ensureVectorIndex(db: SqliteDatabase, model: ModelRecord): void 
       writeModelRecord(db, model);
       return;
     }
-    if (existing.model !== model.model || existing.dimension !== model.dimension) {
-      throw new MemoryError(
-        'unavailable',
-        `This database was built with the embedding model "${existing.model}" (${existing.dimension} dimensions), ` +
-          `not "${model.model}" (${model.dimension}). Run \`agent-memory reembed\` to rebuild its vectors with the new ` +
-          `model, or start with the model it was built with.`,
-      );
+    if (existing.model === model.model && existing.dimension === model.dimension) {
+      upgradeVectorIndex(db, existing.dimension);
+      return;
     }
+    throw new MemoryError(
+      'unavailable',
+      `This database was built with the embedding model "${existing.model}" (${existing.dimension} dimensions), ` +
+        `not "${model.model}" (${model.dimension}). Run \`agent-memory reembed\` to rebuild its vectors with the new ` +
+        `model, or start with the model it was built with.`,
+    );
   }).immediate();
 }
 
-/** Drops and recreates the vector table for another model; the caller refills it in the same transaction. */
+/** Drops and recreates the vector tables for another model; the caller refills them in the same transaction. */
 export function replaceVectorIndex(db: SqliteDatabase, model: ModelRecord): void {
-  db.exec('DROP TABLE IF EXISTS memory_vectors');
+  db.exec(`DROP TABLE IF EXISTS ${VECTORS_TABLE}; DROP TABLE IF EXISTS ${CODES_TABLE}`);
+  clearCenter(db);
   createVectorTable(db, model.dimension);
   writeModelRecord(db, model);
 }

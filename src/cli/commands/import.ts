@@ -1,0 +1,379 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { MemoryError } from '../../core/errors.js';
+import { isUuid, newMemoryId } from '../../core/ids.js';
+import { DEFAULT_APP_SLUG, LIMITS } from '../../core/limits.js';
+import { storeFields } from '../../core/schemas.js';
+import type { MemoryStore, NewMemory } from '../../core/store.js';
+import type { App } from '../../core/types.js';
+import { parseInput } from '../../core/validation.js';
+import type { RuntimeConfig } from '../config.js';
+import type { Output } from '../output.js';
+import { createProgress, formatBytes, formatCount } from '../progress.js';
+import { openRuntime } from '../runtime.js';
+
+/**
+ * `agent-memory import FILE.jsonl`: bulk import, one memory per line
+ * (`{"userId", "text", "appId"?, "metadata"?, "createdAt"?, "id"?}`, validated with the API's own schemas).
+ *
+ * - Streaming: the file is read line by line, never whole; memory use does not grow with the file (except one
+ *   small key per line without an `id`, see below).
+ * - Batched: one embedding call per batch (`--batch`, default 64) and one transaction per batch, so a batch is
+ *   stored whole or not at all; nothing is ever half-written. The next batch is read and checked while the model
+ *   embeds the current one.
+ * - Resumable without duplicates: every line gets a deterministic memory UUID, from its `id` (an external id, also
+ *   kept as `metadata.externalId`) or else from its content and how many identical lines came before it. Lines
+ *   already stored are skipped before embedding, so re-running an interrupted import (or the same file twice)
+ *   stores each line once and only embeds what is missing.
+ * - Bad lines are reported with their line number and skipped; `--strict` checks the whole file first and imports
+ *   nothing if any line is bad.
+ */
+
+export const DEFAULT_IMPORT_BATCH = 64;
+export const MAX_IMPORT_BATCH = 1024;
+/** Bad lines printed one by one; past this, only counted. */
+const MAX_REPORTED = 50;
+
+export const importLineSchema = z.strictObject({
+  ...storeFields,
+  id: z
+    .string({ error: 'id must be a string.' })
+    .min(1, 'id must not be empty.')
+    .max(LIMITS.userIdMaxLength, `id must be at most ${LIMITS.userIdMaxLength} characters.`)
+    .optional()
+    .describe('An external id for the memory, kept as metadata.externalId; importing it again is a no-op.'),
+});
+export type ImportLine = z.output<typeof importLineSchema>;
+
+export interface ImportTarget {
+  store: MemoryStore;
+  /** Unit-length vectors for the texts, in order: one call per batch. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+export interface ImportProgress {
+  bytes: number;
+  totalBytes: number | undefined;
+  lines: number;
+  imported: number;
+  present: number;
+  invalid: number;
+}
+
+export interface ImportOptions {
+  batchSize?: number;
+  strict?: boolean;
+  onInvalid?: (line: number, message: string) => void;
+  onProgress?: (progress: ImportProgress) => void;
+  now?: () => Date;
+}
+
+export interface ImportResult {
+  /** Non-empty lines read. */
+  lines: number;
+  imported: number;
+  /** Lines already stored by an earlier run (or repeated ids), skipped. */
+  present: number;
+  invalid: number;
+  /** True when --strict refused the file (nothing imported). */
+  refused: boolean;
+  seconds: number;
+  /** Time the model was busy with this import's batches (overlapping waits counted once). */
+  embedSeconds: number;
+}
+
+/** Canonical JSON (sorted keys), so that the same metadata in another key order gives the same key. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A UUID (version 8, "custom") derived from a key: the same line always maps to the same memory. */
+export function importUuid(key: string): string {
+  const h = createHash('sha256').update(key, 'utf8').digest();
+  h[6] = ((h[6] as number) & 0x0f) | 0x80;
+  h[8] = ((h[8] as number) & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof MemoryError) {
+    const details = error.details ?? [];
+    if (details.length === 0) return error.message;
+    return details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Parses and validates one line; throws a MemoryError (validation_error) describing what is wrong. */
+export function parseImportLine(raw: string): ImportLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new MemoryError('validation_error', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new MemoryError('validation_error', 'a line must be a JSON object.');
+  }
+  const line = parseInput(importLineSchema, value);
+  const external = line.metadata?.externalId;
+  if (line.id !== undefined && external !== undefined && external !== line.id) {
+    throw new MemoryError('validation_error', 'metadata.externalId differs from id; id is stored as metadata.externalId.', {
+      details: [{ path: 'id', message: 'metadata.externalId differs from id; id is stored as metadata.externalId.' }],
+    });
+  }
+  return line;
+}
+
+interface Prepared {
+  lineNo: number;
+  memory: Omit<NewMemory, 'embedding'>;
+}
+
+async function* readLines(file: string, onBytes: (bytes: number) => void): AsyncGenerator<{ lineNo: number; raw: string }> {
+  const stream = createReadStream(file);
+  const reader = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNo = 0;
+  try {
+    for await (const raw of reader) {
+      lineNo++;
+      onBytes(stream.bytesRead);
+      if (raw.trim().length === 0) continue;
+      yield { lineNo, raw };
+    }
+  } finally {
+    reader.close();
+    stream.destroy();
+  }
+}
+
+/**
+ * Imports a JSONL file into `target.store` (which must offer `insertMemories`). Bad lines go to `onInvalid`
+ * and are skipped, or with `strict` the file is checked first and refused whole.
+ */
+export async function importJsonl(target: ImportTarget, file: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const { store } = target;
+  const insertMany = store.insertMemories?.bind(store);
+  if (!insertMany) throw new MemoryError('unavailable', 'This storage backend does not support bulk import yet.');
+  const batchSize = Math.min(MAX_IMPORT_BATCH, Math.max(1, Math.floor(options.batchSize ?? DEFAULT_IMPORT_BATCH)));
+  const now = options.now ?? (() => new Date());
+  const started = performance.now();
+  let totalBytes: number | undefined;
+  try {
+    totalBytes = statSync(file).size;
+  } catch {
+    totalBytes = undefined;
+  }
+  const result: ImportResult = { lines: 0, imported: 0, present: 0, invalid: 0, refused: false, seconds: 0, embedSeconds: 0 };
+  let bytes = 0;
+  const report = () =>
+    options.onProgress?.({ bytes, totalBytes, lines: result.lines, imported: result.imported, present: result.present, invalid: result.invalid });
+  const invalid = (lineNo: number, error: unknown) => {
+    result.invalid++;
+    options.onInvalid?.(lineNo, describeError(error));
+  };
+
+  if (options.strict) {
+    for await (const { lineNo, raw } of readLines(file, () => undefined)) {
+      try {
+        parseImportLine(raw);
+      } catch (error) {
+        invalid(lineNo, error);
+      }
+    }
+    if (result.invalid > 0) {
+      result.refused = true;
+      result.seconds = (performance.now() - started) / 1000;
+      return result;
+    }
+  }
+
+  const apps = new Map<string, App>();
+  const resolveApp = async (ref: string): Promise<App> => {
+    const known = apps.get(ref);
+    if (known) return known;
+    let app: App | undefined;
+    if (isUuid(ref)) {
+      app = await store.findApp(ref);
+      if (!app) throw new MemoryError('validation_error', `appId: no app has the UUID "${ref}".`);
+    } else {
+      app = await store.ensureApp(ref);
+    }
+    apps.set(ref, app);
+    return app;
+  };
+  // How many identical id-less lines came before: the n-th copy of a line is its own memory, and stays so on resume.
+  const seen = new Map<string, number>();
+
+  const prepare = async (lineNo: number, raw: string): Promise<Prepared> => {
+    const line = parseImportLine(raw);
+    const app = await resolveApp(line.appId ?? DEFAULT_APP_SLUG);
+    let key: string;
+    if (line.id !== undefined) {
+      key = `id\u0000${line.userId}\u0000${app.id}\u0000${line.id}`;
+    } else {
+      const content = createHash('sha256')
+        .update(`${line.userId}\u0000${app.id}\u0000${line.text}\u0000${canonical(line.metadata ?? {})}\u0000${line.createdAt ?? ''}`)
+        .digest('base64')
+        .slice(0, 22);
+      const n = seen.get(content) ?? 0;
+      seen.set(content, n + 1);
+      key = `line\u0000${content}\u0000${n}`;
+    }
+    const metadata = line.id === undefined ? (line.metadata ?? {}) : { ...(line.metadata ?? {}), externalId: line.id };
+    return {
+      lineNo,
+      memory: {
+        id: newMemoryId(),
+        uuid: importUuid(key),
+        userId: line.userId,
+        appId: app.id,
+        text: line.text,
+        metadata,
+        createdAt: line.createdAt ?? now().toISOString(),
+      },
+    };
+  };
+
+  let lastEmbedEnd = 0;
+  /** Skips what is stored, embeds the rest (one call), and returns the memories ready to insert. */
+  const embedBatch = async (batch: Prepared[]): Promise<NewMemory[]> => {
+    const fresh: Prepared[] = [];
+    const uuids = new Set<string>();
+    for (const item of batch) {
+      // A repeated id within the file, or a line stored by an earlier run.
+      if (uuids.has(item.memory.uuid) || (await store.getMemory({ kind: 'uuid', value: item.memory.uuid }, { appId: null }))) {
+        result.present++;
+        continue;
+      }
+      uuids.add(item.memory.uuid);
+      fresh.push(item);
+    }
+    if (fresh.length === 0) return [];
+    const t = performance.now();
+    const vectors = await target.embed(fresh.map((f) => f.memory.text));
+    const end = performance.now();
+    result.embedSeconds += Math.max(0, end - Math.max(t, lastEmbedEnd)) / 1000;
+    lastEmbedEnd = Math.max(lastEmbedEnd, end);
+    return fresh.map((f, i) => {
+      const embedding = vectors[i];
+      if (!embedding) throw new MemoryError('server_error', `The embedding model returned no vector for line ${f.lineNo}.`);
+      return { ...f.memory, embedding };
+    });
+  };
+
+  // At most two batches in flight: the model embeds one while the next is read and checked. Inserts keep file order.
+  let previous: Promise<void> = Promise.resolve();
+  const inFlight: Promise<void>[] = [];
+  const submit = async (batch: Prepared[]) => {
+    const embedded = embedBatch(batch);
+    const before = previous;
+    const job = (async () => {
+      const memories = await embedded;
+      await before;
+      if (memories.length === 0) return;
+      const { inserted } = await insertMany(memories);
+      result.imported += inserted;
+      result.present += memories.length - inserted;
+      report();
+    })();
+    // Failures surface where `job` is awaited; until then they must not count as unhandled.
+    embedded.catch(() => undefined);
+    job.catch(() => undefined);
+    previous = job;
+    inFlight.push(job);
+    if (inFlight.length >= 2) await inFlight.shift();
+  };
+
+  let batch: Prepared[] = [];
+  try {
+    for await (const { lineNo, raw } of readLines(file, (b) => (bytes = b))) {
+      result.lines++;
+      try {
+        batch.push(await prepare(lineNo, raw));
+      } catch (error) {
+        invalid(lineNo, error);
+        continue;
+      }
+      if (batch.length >= batchSize) {
+        await submit(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await submit(batch);
+    await Promise.all(inFlight);
+  } catch (error) {
+    await Promise.allSettled(inFlight);
+    throw error;
+  }
+  bytes = totalBytes ?? bytes;
+  report();
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
+
+export interface ImportCommandOptions {
+  batchSize?: number;
+  strict?: boolean;
+}
+
+export async function importCommand(config: RuntimeConfig, file: string, options: ImportCommandOptions, out: Output): Promise<number> {
+  try {
+    if (!statSync(file).isFile()) throw new Error('not a file');
+  } catch {
+    out.notice(`agent-memory import: cannot read "${file}" (a JSONL file, one memory per line).`);
+    return 2;
+  }
+  const runtime = await openRuntime(config);
+  const progress = createProgress({ label: 'import', unit: formatBytes });
+  let reported = 0;
+  try {
+    await runtime.modelReady;
+    const result = await importJsonl(
+      { store: runtime.store, embed: (texts) => runtime.service.embeddings.embed(texts, 'document') },
+      file,
+      {
+        ...options,
+        onInvalid: (line, message) => {
+          reported++;
+          if (reported <= MAX_REPORTED) {
+            progress.done();
+            out.notice(`line ${line}: ${message}`);
+          }
+        },
+        onProgress: (p) =>
+          progress.update({
+            done: p.bytes,
+            total: p.totalBytes,
+            detail: `${formatCount(p.imported)} imported, ${formatCount(p.present)} already there${p.invalid ? `, ${formatCount(p.invalid)} invalid` : ''}`,
+          }),
+      },
+    );
+    progress.done();
+    if (result.invalid > MAX_REPORTED) out.notice(`... and ${formatCount(result.invalid - MAX_REPORTED)} more invalid lines.`);
+    if (result.refused) {
+      out.notice(`--strict: ${formatCount(result.invalid)} invalid line(s); nothing was imported. Fix them and run again.`);
+      return 1;
+    }
+    const rate = result.seconds > 0 ? result.imported / result.seconds : 0;
+    out.notice(
+      `Imported ${formatCount(result.imported)} memories from ${file} in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)}/s, ` +
+        `model busy ${result.embedSeconds.toFixed(1)} s); ${formatCount(result.present)} were already there` +
+        `${result.invalid ? `; ${formatCount(result.invalid)} invalid line(s) skipped` : ''}.`,
+    );
+    return result.invalid > 0 ? 1 : 0;
+  } finally {
+    progress.done();
+    await runtime.close();
+  }
+}

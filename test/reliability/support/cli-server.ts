@@ -1,0 +1,163 @@
+/**
+ * Spawns the real CLI (`node bin/agent-memory.js serve`, i.e. the compiled dist/) as a child process, so that the
+ * reliability tests can kill it with any signal and restart it on the same database file.
+ *
+ * Port: the CLI accepts `--port 0` and then announces the port it was given on stderr ("agent-memory is listening
+ * on http://127.0.0.1:PORT ..."); reading that line avoids the race of picking a "free" port first and finding it
+ * taken by the time the server binds.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../../bin/agent-memory.js', import.meta.url));
+export const RELIABILITY_KEY = `amk_${'R'.repeat(40)}`;
+
+/** The CLI runs dist/: the tests need `npm run build` to have run first. */
+export function assertBuilt(): void {
+  if (!existsSync(new URL('../../../dist/cli/main.js', import.meta.url))) {
+    throw new Error('dist/ is missing: run `npm run build` before the reliability tests.');
+  }
+}
+
+export interface CliServer {
+  url: string;
+  port: number;
+  pid: number;
+  proc: ChildProcess;
+  /** Everything the process wrote to stderr so far (logs and notices). */
+  stderr(): string;
+  stdout(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): void;
+  /** SIGTERM and wait for the exit (SIGKILL after `ms`). */
+  stop(ms?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface SpawnServerOptions {
+  dbPath: string;
+  /** MEMORY_API_KEY; `null` starts without one (first-run key banner). */
+  apiKey?: string | null;
+  /** MEMORY_RATE_LIMIT, 0 (off) unless told. */
+  rateLimit?: number;
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  env?: Record<string, string>;
+  /** How long to wait for the model to be ready (healthz 200). */
+  readyTimeoutMs?: number;
+}
+
+/** Starts `agent-memory serve` on 127.0.0.1 and resolves once /healthz answers 200 (store open, model loaded). */
+export async function spawnServer(options: SpawnServerOptions): Promise<CliServer> {
+  assertBuilt();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    MEMORY_RATE_LIMIT: String(options.rateLimit ?? 0),
+    MEMORY_LOG_LEVEL: options.logLevel ?? 'warn',
+    ...options.env,
+  };
+  const apiKey = options.apiKey === undefined ? RELIABILITY_KEY : options.apiKey;
+  if (apiKey !== null) env.MEMORY_API_KEY = apiKey;
+  const proc = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', options.dbPath], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  let out = '';
+  proc.stderr?.setEncoding('utf8');
+  proc.stdout?.setEncoding('utf8');
+  proc.stdout?.on('data', (chunk: string) => (out += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    proc.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not announce its port within 30 s:\n${err}`)), 30_000);
+    proc.stderr?.on('data', (chunk: string) => {
+      err += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (code ${code}, signal ${signal}) before listening:\n${err}`));
+    });
+  });
+  const port = Number(new URL(url).port);
+  const kill = (signal: NodeJS.Signals) => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+  };
+  const server: CliServer = {
+    url,
+    port,
+    pid: proc.pid ?? -1,
+    proc,
+    stderr: () => err,
+    stdout: () => out,
+    exited,
+    kill,
+    async stop(ms = 15_000) {
+      kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), ms);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+  try {
+    await waitHealthy(url, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    kill('SIGKILL');
+    throw error;
+  }
+  return server;
+}
+
+export async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/healthz`);
+      last = `${res.status} ${await res.text()}`;
+      if (res.status === 200) return;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server at ${url} not healthy within ${timeoutMs} ms: ${last}`);
+}
+
+/** Runs a one-shot CLI command (keys, backup) to completion. */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  assertBuilt();
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [CLI, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`agent-memory ${args.join(' ')} did not finish within ${options.timeoutMs ?? 60_000} ms\n${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}

@@ -1,0 +1,234 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newMemoryId, newUuid } from '../../../src/core/ids.js';
+import type { NewMemory } from '../../../src/core/store.js';
+import { openDatabase } from '../../../src/storage/sqlite/connection.js';
+import { hammingTable, jsHammingTable } from '../../../src/storage/sqlite/hamming.js';
+import { migrate } from '../../../src/storage/sqlite/migrations.js';
+import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import { candidateCount, searchVectors } from '../../../src/storage/sqlite/vector-search.js';
+
+const DIM = 64;
+
+/** Deterministic pseudo-random numbers, so a failure reproduces. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function unitVector(next: () => number, dim = DIM): Float32Array {
+  const v = Float32Array.from({ length: dim }, () => next() * 2 - 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function near(v: Float32Array, next: () => number, amount: number): Float32Array {
+  const noise = unitVector(next, v.length);
+  const w = v.map((x, i) => x + amount * (noise[i] ?? 0));
+  const norm = Math.hypot(...w);
+  return w.map((x) => x / norm);
+}
+
+function exactTop(vectors: Map<number, Float32Array>, q: Float32Array, k: number): number[] {
+  const scored = [...vectors].map(([rowid, v]) => [rowid, v.reduce((s, x, i) => s + x * (q[i] ?? 0), 0)] as const);
+  return scored.sort((a, b) => b[1] - a[1]).slice(0, k).map(([rowid]) => rowid);
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agent-memory-vectors-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function openStore(path = join(dir, 'v.db'), dimension = DIM) {
+  const store = SqliteStore.open({ path });
+  await store.useModel({ model: 'test-vectors', dimension });
+  return store;
+}
+
+function memory(userId: string, appId: string, embedding: Float32Array, n: number): NewMemory {
+  return {
+    id: newMemoryId(),
+    uuid: newUuid(),
+    userId,
+    appId,
+    text: `memory ${n}`,
+    metadata: {},
+    createdAt: new Date(Date.UTC(2024, 0, 1) + n * 1000).toISOString(),
+    embedding,
+  };
+}
+
+function rowidsOf(store: SqliteStore, userId: string): Map<string, number> {
+  const rows = store.database.prepare('SELECT id, rowid FROM memories WHERE user_id = ?').all(userId) as Array<{ id: string; rowid: number }>;
+  return new Map(rows.map((r) => [r.id, r.rowid]));
+}
+
+describe('hamming tables', () => {
+  it('WebAssembly and JS agree for every code length', () => {
+    const next = rng(7);
+    for (const words of [1, 2, 3, 16, 24]) {
+      const count = 257;
+      const codes = Uint32Array.from({ length: count * words }, () => Math.floor(next() * 2 ** 32));
+      const q = Uint32Array.from({ length: words }, () => Math.floor(next() * 2 ** 32));
+      const fast = Array.from(hammingTable(codes, words, count).distances(q));
+      const reference = Array.from(jsHammingTable(codes, words, count).distances(q));
+      expect(fast).toEqual(reference);
+      // Popcount itself, on the first code.
+      let bits = 0;
+      for (let w = 0; w < words; w++) bits += (((codes[w] ?? 0) ^ (q[w] ?? 0)) >>> 0).toString(2).replaceAll('0', '').length;
+      expect(reference[0]).toBe(bits);
+    }
+  });
+});
+
+describe('vector search', () => {
+  it("finds the exact nearest neighbours within one user's app, past the exact-search size", async () => {
+    const store = await openStore();
+    const next = rng(1);
+    const app = (await store.ensureApp('default')).id;
+    const other = (await store.ensureApp('other')).id;
+    const n = candidateCount(10) * 6;
+    const vectors: NewMemory[] = [];
+    for (let i = 0; i < n; i++) vectors.push(memory('u1', i % 10 === 0 ? other : app, unitVector(next), i));
+    for (let i = 0; i < 200; i++) vectors.push(memory('u2', app, unitVector(next), n + i));
+    await store.insertMemories(vectors);
+    const rowids = rowidsOf(store, 'u1');
+    const inApp = new Map(vectors.filter((m) => m.userId === 'u1' && m.appId === app).map((m) => [rowids.get(m.id) as number, m.embedding]));
+    const all = new Map(vectors.filter((m) => m.userId === 'u1').map((m) => [rowids.get(m.id) as number, m.embedding]));
+
+    for (let t = 0; t < 20; t++) {
+      const target = vectors[Math.floor(next() * n)] as NewMemory;
+      const q = near(target.embedding, next, 0.3);
+      const scoped = searchVectors(store.database, { userId: 'u1', appId: app, embedding: q, k: 10 });
+      const everywhere = searchVectors(store.database, { userId: 'u1', appId: null, embedding: q, k: 10 });
+      // The nearest is always found; the rest of the top 10 nearly always (random vectors are the hard case).
+      expect(scoped[0]?.rowid).toBe(exactTop(inApp, q, 1)[0]);
+      expect(everywhere[0]?.rowid).toBe(rowids.get(target.id));
+      const overlap = everywhere.filter((h) => exactTop(all, q, 10).includes(h.rowid)).length;
+      expect(overlap).toBeGreaterThanOrEqual(8);
+      expect(scoped.every((h) => inApp.has(h.rowid))).toBe(true);
+      for (const hit of everywhere) {
+        const v = all.get(hit.rowid) as Float32Array;
+        expect(hit.cosine).toBeCloseTo(v.reduce((s, x, i) => s + x * (q[i] ?? 0), 0), 5);
+      }
+    }
+    await store.close();
+  });
+
+  it('is exact for a small user, and forgets deleted memories', async () => {
+    const store = await openStore();
+    const next = rng(2);
+    const app = (await store.ensureApp('default')).id;
+    const mems = Array.from({ length: 50 }, (_, i) => memory('u1', app, unitVector(next), i));
+    for (const m of mems.slice(0, 10)) await store.insertMemory(m);
+    await store.insertMemories(mems.slice(10));
+    const rowids = rowidsOf(store, 'u1');
+    const q = unitVector(next);
+    const all = new Map(mems.map((m) => [rowids.get(m.id) as number, m.embedding]));
+    expect(searchVectors(store.database, { userId: 'u1', appId: null, embedding: q, k: 5 }).map((h) => h.rowid)).toEqual(exactTop(all, q, 5));
+
+    const best = exactTop(all, q, 1)[0] as number;
+    const bestId = [...rowids].find(([, r]) => r === best)?.[0] as string;
+    expect(await store.deleteMemories([{ kind: 'id', value: bestId }], { appId: null })).toBe(1);
+    all.delete(best);
+    expect(searchVectors(store.database, { userId: 'u1', appId: null, embedding: q, k: 5 }).map((h) => h.rowid)).toEqual(exactTop(all, q, 5));
+    const entries = store.database.prepare('SELECT COALESCE(SUM(length(rowids)), 0) / 8 AS n FROM memory_vector_codes').get() as { n: number };
+    expect(entries.n).toBe(49);
+
+    expect(await store.deleteUserMemories('u1', { appId: null })).toBe(49);
+    expect(searchVectors(store.database, { userId: 'u1', appId: null, embedding: q, k: 5 })).toEqual([]);
+    expect(store.database.prepare('SELECT COUNT(*) AS n FROM memory_vector_codes').get()).toEqual({ n: 0 });
+    await store.close();
+  });
+
+  it("sees another connection's writes (the code cache is dropped on their commit)", async () => {
+    const path = join(dir, 'shared.db');
+    const a = await openStore(path);
+    const b = await openStore(path);
+    const next = rng(3);
+    const app = (await a.ensureApp('default')).id;
+    await a.insertMemories(Array.from({ length: 20 }, (_, i) => memory('u1', app, unitVector(next), i)));
+    const q = unitVector(next);
+    expect(searchVectors(a.database, { userId: 'u1', appId: null, embedding: q, k: 3 })).toHaveLength(3);
+    const twin = memory('u1', app, q, 99);
+    await b.insertMemory(twin);
+    const first = searchVectors(a.database, { userId: 'u1', appId: null, embedding: q, k: 3 })[0];
+    expect(first?.rowid).toBe(rowidsOf(a, 'u1').get(twin.id));
+    expect(first?.cosine).toBeCloseTo(1, 5);
+    await b.deleteMemories([{ kind: 'id', value: twin.id }], { appId: null });
+    expect(searchVectors(a.database, { userId: 'u1', appId: null, embedding: q, k: 3 }).map((h) => h.rowid)).not.toContain(first?.rowid);
+    await a.close();
+    await b.close();
+  });
+
+  it('skips memories already stored when a batch is retried, and rolls a bad batch back whole', async () => {
+    const store = await openStore();
+    const next = rng(4);
+    const app = (await store.ensureApp('default')).id;
+    const batch = Array.from({ length: 5 }, (_, i) => memory('u1', app, unitVector(next), i));
+    expect(await store.insertMemories(batch)).toEqual({ inserted: 5 });
+    expect(await store.insertMemories([...batch, memory('u1', app, unitVector(next), 9)])).toEqual({ inserted: 1 });
+    const bad = [memory('u1', app, unitVector(next), 10), { ...memory('u1', app, unitVector(next), 11), embedding: new Float32Array(3) }];
+    await expect(store.insertMemories(bad)).rejects.toThrow(/dimensions/);
+    const n = (sql: string) => (store.database.prepare(sql).get() as { n: number }).n;
+    expect(n('SELECT COUNT(*) AS n FROM memories')).toBe(6);
+    expect(n('SELECT COUNT(*) AS n FROM memory_vectors')).toBe(6);
+    expect(n('SELECT SUM(length(rowids)) / 8 AS n FROM memory_vector_codes')).toBe(6);
+    await store.close();
+  });
+});
+
+describe('vector index upgrade', () => {
+  it('moves the vectors of a sqlite-vec (vec0) file into the new layout in place', async () => {
+    const path = join(dir, 'old.db');
+    const next = rng(5);
+    // A file as the first release wrote it: vec0 table partitioned by user, model recorded in meta.
+    const db = openDatabase(path);
+    migrate(db);
+    db.exec(`CREATE VIRTUAL TABLE memory_vectors USING vec0(
+      user_id TEXT PARTITION KEY, app_id TEXT, embedding FLOAT[${DIM}] distance_metric=cosine, chunk_size=64)`);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('embedding_model', 'test-vectors'), ('embedding_dimension', ?)").run(String(DIM));
+    db.prepare("INSERT INTO apps VALUES ('a1', 'default', '2024-01-01T00:00:00.000Z')").run();
+    const vectors = Array.from({ length: 300 }, () => unitVector(next));
+    vectors.forEach((v, i) => {
+      const { lastInsertRowid } = db
+        .prepare("INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES (?, ?, 'u', 'a1', ?, '{}', ?)")
+        .run(newMemoryId(), newUuid(), `old memory ${i}`, new Date(Date.UTC(2024, 0, 1) + i).toISOString());
+      db.prepare("INSERT INTO memory_vectors (rowid, user_id, app_id, embedding) VALUES (?, 'u', 'a1', ?)").run(
+        BigInt(lastInsertRowid),
+        Buffer.from(v.buffer),
+      );
+      db.prepare('INSERT INTO memory_words (rowid, text, owner) VALUES (?, ?, ?)').run(BigInt(lastInsertRowid), `old memory ${i}`, 'x');
+    });
+    db.close();
+
+    const store = await openStore(path);
+    const sql = store.database.prepare("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors'").get() as { sql: string };
+    expect(sql.sql).not.toMatch(/VIRTUAL/i);
+    const target = 123;
+    const found = await store.recallCandidates({
+      userId: 'u',
+      scope: { appId: null },
+      embedding: vectors[target] as Float32Array,
+      terms: [],
+      vectorK: 5,
+      textK: 0,
+    });
+    const best = found.sort((x, y) => y.cosine - x.cosine)[0];
+    expect(best?.memory.text).toBe(`old memory ${target}`);
+    expect(best?.cosine).toBeCloseTo(1, 5);
+    // Reopening does not upgrade twice.
+    await store.close();
+    const again = await openStore(path);
+    expect((again.database.prepare('SELECT SUM(length(rowids)) / 8 AS n FROM memory_vector_codes').get() as { n: number }).n).toBe(300);
+    await again.close();
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Recall evaluation through the real service: stores a dataset's memories with `MemoryService.store` (the real
+ * embedding model, the SQLite backend, the dataset id in metadata), asks every query with `MemoryService.recall`,
+ * and prints recall@5, recall@10, hit@5, MRR@10 and nDCG@10 per category, what recall returns at the given
+ * limit/minScore and at the defaults (5 / 0.7), and how often off-topic questions return nothing.
+ *
+ *   npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH]
+ *                   [--users a,b] [--off-topic FILE] [--model NAME] [--model-dir DIR]
+ *
+ * --db keeps the database (a second run with the same path skips the memories already stored); by default a
+ * temporary database is used and removed. The run file has one line per query: {"id", "results": [dataset ids]}.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openRuntime } from '../src/cli/runtime.js';
+import { loadEvalData } from './eval/dataset.js';
+import { evaluate, reportMarkdown } from './eval/evaluate.js';
+import { readOffTopic } from './eval/off-topic.js';
+import { serviceRecall, storeMissing } from './eval/service-recall.js';
+
+function numberOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+  return value;
+}
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    limit: { type: 'string' },
+    'min-score': { type: 'string' },
+    out: { type: 'string' },
+    db: { type: 'string' },
+    users: { type: 'string' },
+    'off-topic': { type: 'string' },
+    model: { type: 'string' },
+    'model-dir': { type: 'string' },
+  },
+});
+if (values.data === undefined) {
+  console.error('usage: npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH]');
+  process.exit(2);
+}
+const limit = numberOption('limit', values.limit, 10, 1, 100);
+if (!Number.isInteger(limit)) throw new Error('--limit must be an integer');
+const minScore = numberOption('min-score', values['min-score'], 0, 0, 1);
+
+const data = loadEvalData(values.data);
+const offTopic = readOffTopic(values['off-topic']);
+const tempDir = values.db === undefined ? mkdtempSync(join(tmpdir(), 'agent-memory-eval-')) : undefined;
+const dbPath = values.db ?? join(tempDir as string, 'eval.db');
+const started = Date.now();
+const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
+
+// The same construction as the server: store, model, embedding state, service with the default ranker.
+const runtime = await openRuntime({ dbPath, model: values.model ?? 'use-lite', modelDir: values['model-dir'] });
+try {
+  const info = await runtime.modelReady;
+  console.error(`model ${info.model} (${info.dimension} dimensions) ready after ${seconds()} s; database ${dbPath}`);
+  const stored = await storeMissing(runtime.service, data.memories, (done, total) =>
+    console.error(`  stored ${done}/${total} (${seconds()} s)`),
+  );
+  console.error(`${stored} memories stored, ${data.memories.length - stored} already there (${seconds()} s)`);
+  const storedAt = Date.now();
+
+  const report = await evaluate(data, serviceRecall(runtime.service), {
+    limit,
+    minScore,
+    offTopic,
+    users: values.users?.split(','),
+    onProgress: (done, total) => {
+      if (done % 500 === 0 || done === total) console.error(`  recall ${done}/${total} (${seconds()} s)`);
+    },
+  });
+  const recallSeconds = (Date.now() - storedAt) / 1000;
+
+  if (values.out !== undefined) {
+    writeFileSync(values.out, report.run.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    console.error(`run written to ${values.out}`);
+  }
+  console.log(reportMarkdown(report));
+  console.log(`\nEval time: ${seconds()} s in all, recall phase ${recallSeconds.toFixed(1)} s.`);
+} finally {
+  await runtime.close();
+  if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
+}

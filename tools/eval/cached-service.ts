@@ -1,0 +1,94 @@
+/**
+ * Tuning only: the real MemoryService over an in-memory SQLite store filled from the embedding cache, so that a
+ * ranking variant is evaluated through the same recall pipeline as the product in seconds. Texts missing from the
+ * cache (a new query rewrite) are embedded once by the real model and cached.
+ */
+import { EmbeddingState } from '../../src/core/embedding-state.js';
+import { newMemoryId, newUuid } from '../../src/core/ids.js';
+import type { Ranker } from '../../src/core/ranking/types.js';
+import type { Candidate, CandidateQuery, MemoryStore } from '../../src/core/store.js';
+import { MemoryService } from '../../src/core/service.js';
+import { createEmbedder } from '../../src/embeddings/index.js';
+import type { EmbedKind, Embedder, EmbedderInfo } from '../../src/embeddings/types.js';
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import type { EvalMemory } from './dataset.js';
+import type { EmbedCache } from './embed-cache.js';
+import { DATASET_ID_KEY } from './service-recall.js';
+
+const INFO: EmbedderInfo = { model: 'use-lite', dimension: 512 };
+
+/** Serves vectors from the cache; loads the real model only when a text is missing. */
+export class CachedEmbedder implements Embedder {
+  readonly model = INFO.model;
+  #real: Embedder | undefined;
+
+  constructor(private readonly cache: EmbedCache) {}
+
+  ready(): Promise<EmbedderInfo> {
+    return Promise.resolve(INFO);
+  }
+
+  async embed(texts: readonly string[], kind: EmbedKind): Promise<Float32Array[]> {
+    if (texts.some((t) => this.cache.get(t) === undefined)) {
+      this.#real ??= createEmbedder();
+      await this.cache.fill(this.#real, texts, kind);
+    }
+    return texts.map((t) => this.cache.get(t) as Float32Array);
+  }
+
+  async close(): Promise<void> {
+    this.cache.save();
+    await this.#real?.close();
+  }
+}
+
+export async function cachedStore(memories: readonly EvalMemory[], cache: EmbedCache): Promise<SqliteStore> {
+  const store = SqliteStore.open({ path: ':memory:' });
+  await store.useModel(INFO);
+  const app = await store.ensureApp('default');
+  for (const m of memories) {
+    const embedding = cache.get(m.text);
+    if (embedding === undefined) throw new Error(`No cached embedding for ${m.id}; fill the cache first`);
+    await store.insertMemory({
+      id: newMemoryId(),
+      uuid: newUuid(),
+      userId: m.userId,
+      appId: app.id,
+      text: m.text,
+      metadata: { [DATASET_ID_KEY]: m.id },
+      createdAt: new Date(m.createdAt).toISOString(),
+      embedding,
+    });
+  }
+  return store;
+}
+
+/**
+ * The store with `recallCandidates` memoised per query (user, embedding, terms, depths): ranking variants that plan
+ * the same search reuse its candidates, so a variant costs the ranking alone.
+ */
+export function memoisedStore(store: MemoryStore): MemoryStore {
+  const memo = new Map<string, Promise<Candidate[]>>();
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'recallCandidates') {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      }
+      return (query: CandidateQuery): Promise<Candidate[]> => {
+        const key = JSON.stringify([query.userId, query.scope, [...query.embedding.slice(0, 8)], query.terms, query.vectorK, query.textK]);
+        let hit = memo.get(key);
+        if (hit === undefined) {
+          hit = target.recallCandidates(query);
+          memo.set(key, hit);
+        }
+        return hit;
+      };
+    },
+  });
+}
+
+export function cachedService(store: MemoryStore, embedder: CachedEmbedder, ranker: Ranker): MemoryService {
+  const embeddings = new EmbeddingState(embedder, embedder.ready());
+  return new MemoryService({ store, embeddings, ranker });
+}
