@@ -124,13 +124,17 @@ function thresholdText(t: ThresholdLine): string {
 }
 
 export function reportMarkdown(report: EvalReport): string {
+  const { atOptions, atDefaults } = report;
+  const sameAsDefaults = atOptions.limit === atDefaults.limit && atOptions.minScore === atDefaults.minScore;
   return [
+    `Ranking metrics over the top ${Math.max(10, atOptions.limit)} results with minScore ${atOptions.minScore}:`,
+    '',
     metricsTable(report.rows),
     '',
     '| returned list (questions excl. adversarial) | ≥1 gold | nothing | mean items |',
     '|---|---:|---:|---:|',
-    thresholdText(report.atOptions),
-    thresholdText(report.atDefaults),
+    thresholdText(atOptions),
+    ...(sameAsDefaults ? [] : [thresholdText(atDefaults)]),
     '',
     `Off-topic questions returning nothing at the defaults: ${pct(report.offTopicEmpty)} of ${report.offTopicCount}.`,
   ].join('\n');

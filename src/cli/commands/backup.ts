@@ -17,7 +17,7 @@ export async function backup(config: RuntimeConfig, target: string, out: Output)
   const store = SqliteStore.open({ path: config.dbPath });
   try {
     const started = Date.now();
-    const { totalPages } = await store.database.backup(target);
+    const { totalPages } = await store.backup(target);
     out.notice(`Backed up ${config.dbPath} to ${target} (${totalPages} pages) in ${Date.now() - started} ms.`);
     return 0;
   } finally {

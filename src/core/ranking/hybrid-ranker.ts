@@ -5,7 +5,7 @@ import { stripQuestionFrame } from './question.js';
 import { queryTerms, Stemmer } from './terms.js';
 import type { QueryPlan, Ranker, ScoredCandidate } from './types.js';
 
-/** The tunable constants of the ranker; see DEFAULT_RANKER_PARAMS for what each one does and its value. */
+/** The tunable constants of the ranker (the values in use are DEFAULT_RANKER_PARAMS). */
 export interface RankerParams {
   /** Candidates per side of the search (at least; more when a large `limit` asks for more). */
   depth: number;
@@ -28,6 +28,11 @@ export interface RankerParams {
   calibration: readonly (readonly [number, number])[];
 }
 
+/**
+ * Tuned with `npm run eval` on the LoCoMo dev split for the default model (USE-lite) and checked on held-out
+ * conversations (tools/eval/SCORING.md). The cosine constants and the calibration belong to that model: another
+ * model's cosines spread differently and need their own values.
+ */
 export const DEFAULT_RANKER_PARAMS: RankerParams = {
   depth: 200,
   cosineFloor: 0.2,
@@ -99,7 +104,9 @@ export function piecewise(knots: readonly (readonly [number, number])[], x: numb
  *    evidence above which unrelated questions (general-knowledge and how-to questions asked of a personal memory)
  *    almost never reach.
  *
- * The score is monotone in each kind of evidence, in [0, 1], and ties are broken newest first.
+ * The score is monotone in each kind of evidence, in [0, 1], and ties are broken newest first. The store's BM25
+ * value is deliberately unused: its scale grows with the query's length and depends on the corpus, so no fixed
+ * threshold could apply to it; the word search only contributes candidates.
  */
 export class HybridRanker implements Ranker {
   readonly params: RankerParams;

@@ -14,6 +14,12 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../../bin/agent-memory.js', import.meta.url));
 export const RELIABILITY_KEY = `amk_${'R'.repeat(40)}`;
 
+/** Servers still running when the test process exits (a test that failed half-way) are killed with it. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const proc of running) proc.kill('SIGKILL');
+});
+
 /** The CLI runs dist/: the tests need `npm run build` to have run first. */
 export function assertBuilt(): void {
   if (!existsSync(new URL('../../../dist/cli/main.js', import.meta.url))) {
@@ -70,8 +76,12 @@ export async function spawnServer(options: SpawnServerOptions): Promise<CliServe
   proc.stderr?.setEncoding('utf8');
   proc.stdout?.setEncoding('utf8');
   proc.stdout?.on('data', (chunk: string) => (out += chunk));
+  running.add(proc);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    proc.once('exit', (code, signal) => resolve({ code, signal }));
+    proc.once('exit', (code, signal) => {
+      running.delete(proc);
+      resolve({ code, signal });
+    });
   });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not announce its port within 30 s:\n${err}`)), 30_000);

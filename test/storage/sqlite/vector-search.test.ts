@@ -8,7 +8,7 @@ import { openDatabase } from '../../../src/storage/sqlite/connection.js';
 import { hammingTable, jsHammingTable } from '../../../src/storage/sqlite/hamming.js';
 import { migrate } from '../../../src/storage/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
-import { candidateCount, searchVectors } from '../../../src/storage/sqlite/vector-search.js';
+import { CENTER_FIRST, candidateCount, searchVectors } from '../../../src/storage/sqlite/vector-search.js';
 
 const DIM = 64;
 
@@ -182,6 +182,37 @@ describe('vector search', () => {
     expect(n('SELECT COUNT(*) AS n FROM memories')).toBe(6);
     expect(n('SELECT COUNT(*) AS n FROM memory_vectors')).toBe(6);
     expect(n('SELECT SUM(length(rowids)) / 8 AS n FROM memory_vector_codes')).toBe(6);
+    await store.close();
+  });
+});
+
+describe('centering', () => {
+  it('takes the mean once there are enough vectors, so that vectors sharing a large common part stay apart', async () => {
+    const store = await openStore();
+    const next = rng(6);
+    const app = (await store.ensureApp('default')).id;
+    // Every vector = a large shared direction + a small individual part: raw sign bits are nearly the same for all.
+    const common = unitVector(next);
+    const make = () => {
+      const own = unitVector(next);
+      const v = common.map((x, i) => 12 * x + (own[i] ?? 0));
+      const norm = Math.hypot(...v);
+      return v.map((x) => x / norm);
+    };
+    const mems = Array.from({ length: 8000 }, (_, i) => memory('u1', app, make(), i));
+    for (let i = 0; i < mems.length; i += 2000) await store.insertMemories(mems.slice(i, i + 2000));
+    const meta = store.database.prepare("SELECT value FROM meta WHERE key = 'vector_code_center_count'").get() as { value: string } | undefined;
+    expect(Number(meta?.value)).toBeGreaterThanOrEqual(CENTER_FIRST);
+    const rowids = rowidsOf(store, 'u1');
+    const all = new Map(mems.map((m) => [rowids.get(m.id) as number, m.embedding]));
+    let found = 0;
+    for (let t = 0; t < 20; t++) {
+      const target = mems[Math.floor(next() * mems.length)] as NewMemory;
+      const q = near(target.embedding, next, 0.05);
+      const hits = searchVectors(store.database, { userId: 'u1', appId: null, embedding: q, k: 10 });
+      if (hits[0]?.rowid === exactTop(all, q, 1)[0]) found++;
+    }
+    expect(found).toBeGreaterThanOrEqual(19);
     await store.close();
   });
 });
