@@ -30,6 +30,8 @@ export interface BenchData {
   /** One conversation (one user), the memories the questions are about. */
   target: BenchMemory[];
   queries: BenchQuery[];
+  /** Other questions (not measured), to warm a fresh server's model up before measuring. */
+  warmup: string[];
   /** Sentences from other conversations: filler for large sets. */
   fillerBases: BenchMemory[];
 }
@@ -65,10 +67,15 @@ export function loadData(options: { dir?: string | undefined; fillerBases: numbe
       next,
     );
     const asked = queries.filter((q) => q.userId === targetUser && q.gold.length > 0 && q.category !== 'adversarial');
+    const warmup = shuffle(
+      queries.filter((q) => q.userId !== targetUser).map((q) => q.query),
+      next,
+    ).slice(0, 20);
     return {
       source: `LoCoMo dev split (${dir}): conversation ${targetUser} (${target.length} turns, ${asked.length} questions with answers, adversarial excluded) as the target; filler from the other conversations`,
       target,
       queries: asked.slice(0, options.queries).map((q) => ({ query: q.query, gold: q.gold })),
+      warmup,
       fillerBases: others.slice(0, options.fillerBases),
     };
   }
@@ -128,6 +135,7 @@ function synthetic(fillerCount: number, queryCount: number, next: () => number):
     source: 'synthetic facts (LoCoMo not found; set MEMORY_BENCH_DATA to its folder): 8 people x 8 facts as the target, questions about each fact',
     target,
     queries: shuffle(queries, next).slice(0, queryCount),
+    warmup: NAMES.slice(8).flatMap((n) => TEMPLATES.slice(0, 2).map((t) => t.question(n))),
     fillerBases,
   };
 }

@@ -76,7 +76,8 @@ export function memoisedStore(store: MemoryStore): MemoryStore {
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       }
       return (query: CandidateQuery): Promise<Candidate[]> => {
-        const key = JSON.stringify([query.userId, query.scope, [...query.embedding.slice(0, 8)], query.terms, query.vectorK, query.textK]);
+        const vector = Buffer.from(query.embedding.buffer, query.embedding.byteOffset, query.embedding.byteLength).toString('base64');
+        const key = JSON.stringify([query.userId, query.scope, vector, query.terms, query.vectorK, query.textK]);
         let hit = memo.get(key);
         if (hit === undefined) {
           hit = target.recallCandidates(query);

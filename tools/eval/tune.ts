@@ -4,7 +4,9 @@
  *
  *   node --import tsx tools/eval/tune.ts --data DIR [--users a,b] [--variants FILE.json]
  *
- * The first run embeds every memory and query with the real model into `.tmp/eval-embeddings.json`.
+ * The first run embeds every memory with the real model into `.tmp/eval-embeddings.json` (git-ignored); query texts
+ * the cache lacks are embedded on first use. The cache is keyed by text only and holds USE-lite vectors: delete it
+ * before tuning for another model. `--variants` is a JSON array of partial RankerParams, evaluated one by one.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

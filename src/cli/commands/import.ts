@@ -158,13 +158,12 @@ async function* readLines(file: string, onBytes: (bytes: number) => void): Async
 }
 
 /**
- * Imports a JSONL file into `target.store` (which must offer `insertMemories`). Bad lines go to `onInvalid`
+ * Imports a JSONL file into `target.store` (any backend: it uses `insertMemories`). Bad lines go to `onInvalid`
  * and are skipped, or with `strict` the file is checked first and refused whole.
  */
 export async function importJsonl(target: ImportTarget, file: string, options: ImportOptions = {}): Promise<ImportResult> {
   const { store } = target;
-  const insertMany = store.insertMemories?.bind(store);
-  if (!insertMany) throw new MemoryError('unavailable', 'This storage backend does not support bulk import yet.');
+  const insertMany = store.insertMemories.bind(store);
   const batchSize = Math.min(MAX_IMPORT_BATCH, Math.max(1, Math.floor(options.batchSize ?? DEFAULT_IMPORT_BATCH)));
   const now = options.now ?? (() => new Date());
   const started = performance.now();

@@ -99,10 +99,11 @@ export function piecewise(knots: readonly (readonly [number, number])[], x: numb
  *    two and the coverage of both texts together, discounted by contextBefore (x (1 + answerLift) when the turn
  *    before asks a question) or contextAfter; evidence = max(own, context before, context after);
  * 5. raw = evidence x min(1, (length / brevityLength)^brevityExponent) (a short turn such as "Thanks!" rarely
- *    answers anything), + dateBonus when the query names a calendar day or month and the memory was stored then;
- * 6. score = a fixed piecewise-linear map of raw to [0, 1] (the `calibration` knots), set so that 0.7 is the
- *    evidence above which unrelated questions (general-knowledge and how-to questions asked of a personal memory)
- *    almost never reach.
+ *    answers anything), + dateBonus when the query names a calendar day or month and the memory was stored then
+ *    (give or take a day, for time zones);
+ * 6. score = a fixed piecewise-linear map of raw to [0, 1] (the `calibration` knots: raw 0 -> 0, 0.42 -> 0.7,
+ *    1.25 -> 1), placed so that unrelated questions (general-knowledge and how-to questions asked of a personal
+ *    memory) almost never reach the default minScore 0.7 while most answerable ones do.
  *
  * The score is monotone in each kind of evidence, in [0, 1], and ties are broken newest first. The store's BM25
  * value is deliberately unused: its scale grows with the query's length and depends on the corpus, so no fixed

@@ -24,6 +24,10 @@ export function isStopWord(word: string): boolean {
  * store's full-text tokenizer (`unicode61 remove_diacritics 2`) removes them, so "café" and "cafe" are one term.
  */
 export function words(text: string): string[] {
+  // Most memories are plain ASCII: they skip the Unicode decomposition and the Unicode-aware pattern, which
+  // dominate the cost on long texts (a recall may read a few hundred memories of up to 16,000 characters).
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return (
     text
       .normalize('NFD')
@@ -44,24 +48,29 @@ export function queryTerms(query: string, max = 32): string[] {
   return [...seen];
 }
 
+/** Words whose stems are kept between recalls; past this the cache starts afresh (a vocabulary, not a leak). */
+const STEM_CACHE_LIMIT = 50_000;
+const stemCache = new Map<string, string>();
+
 /**
- * Stems, as the full-text index stores them. Memoised per stemmer instance: a recall stems a few hundred short
- * texts that share most of their words.
+ * Stems, as the full-text index stores them. Memoised across recalls: every recall stems a few hundred memories,
+ * and a user's memories (and all users' language) share most of their words.
  */
 export class Stemmer {
-  readonly #cache = new Map<string, string>();
-
   stem(word: string): string {
-    let stem = this.#cache.get(word);
+    let stem = stemCache.get(word);
     if (stem === undefined) {
       stem = porterStem(word);
-      this.#cache.set(word, stem);
+      if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+      stemCache.set(word, stem);
     }
     return stem;
   }
 
   /** The distinct stems of a text's words. */
   stems(text: string): Set<string> {
-    return new Set(words(text).map((w) => this.stem(w)));
+    const stems = new Set<string>();
+    for (const word of new Set(words(text))) stems.add(this.stem(word));
+    return stems;
   }
 }
