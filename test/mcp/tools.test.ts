@@ -166,7 +166,7 @@ describe('recall_memories', () => {
   });
 
   it('returns the scored items as text with format "raw"', async () => {
-    const result = await call(client, 'recall_memories', { query: 'Where does Alice live now?', minScore: 0, limit: 2, format: 'raw' });
+    const result = await call(client, 'recall_memories', { query: 'Which city did Alice move to?', minScore: 0, limit: 2, format: 'raw' });
     const recalled = ok<RecallResult>(result);
     const items = JSON.parse(textOf(result)) as RecallItem[];
     expect(items).toEqual(recalled.memories);

@@ -30,7 +30,7 @@ export interface RankerParams {
 
 /**
  * Tuned with `npm run eval` on the LoCoMo dev split for the default model (USE-lite) and checked on held-out
- * conversations (tools/eval/SCORING.md). The cosine constants and the calibration belong to that model: another
+ * conversations (README, "How recall ranks, and what the score means"). The cosine constants and the calibration belong to that model: another
  * model's cosines spread differently and need their own values.
  */
 export const DEFAULT_RANKER_PARAMS: RankerParams = {
@@ -38,8 +38,8 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   cosineFloor: 0.2,
   cosineCeiling: 0.6,
   semanticWeight: 0.4,
-  contextBefore: 0.8,
-  contextAfter: 0.6,
+  contextBefore: 0.7,
+  contextAfter: 0.5,
   answerLift: 0.3,
   brevityLength: 150,
   brevityExponent: 0.15,
