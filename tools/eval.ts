@@ -34,6 +34,7 @@ const { values } = parseArgs({
     'min-score': { type: 'string' },
     out: { type: 'string' },
     db: { type: 'string' },
+    'database-url': { type: 'string' },
     users: { type: 'string' },
     'off-topic': { type: 'string' },
     model: { type: 'string' },
@@ -41,7 +42,7 @@ const { values } = parseArgs({
   },
 });
 if (values.data === undefined) {
-  console.error('usage: npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH]');
+  console.error('usage: npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH | --database-url URL]');
   process.exit(2);
 }
 const limit = numberOption('limit', values.limit, 10, 1, 100);
@@ -56,10 +57,12 @@ const started = Date.now();
 const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
 
 // The same construction as the server: store, model, embedding state, service with the default ranker.
-const runtime = await openRuntime({ dbPath, model: values.model ?? 'use-lite', modelDir: values['model-dir'] });
+// --database-url runs the same evaluation on PostgreSQL (an empty database, or one this tool filled before).
+const databaseUrl = values['database-url'] ?? undefined;
+const runtime = await openRuntime({ dbPath, databaseUrl, model: values.model ?? 'use-lite', modelDir: values['model-dir'] });
 try {
   const info = await runtime.modelReady;
-  console.error(`model ${info.model} (${info.dimension} dimensions) ready after ${seconds()} s; database ${dbPath}`);
+  console.error(`model ${info.model} (${info.dimension} dimensions) ready after ${seconds()} s; database ${runtime.location}`);
   const stored = await storeMissing(runtime.service, data.memories, (done, total) =>
     console.error(`  stored ${done}/${total} (${seconds()} s)`),
   );
