@@ -130,14 +130,17 @@ function moduleFor(words64: number): object | null {
 }
 
 const PAGE = 65536;
+/** Below this many codes, plain JS. */
+export const WASM_MIN_COUNT = 4096;
 
 /**
  * The codes copied once into a WebAssembly memory of their own (so a cached table costs one copy, not one per
  * query); JS when the code length is not a whole number of 64-bit words or WebAssembly is unavailable.
  */
 export function hammingTable(codes: Uint32Array, words: number, count: number): HammingTable {
-  const mod = words % 2 === 0 && words > 0 ? moduleFor(words / 2) : null;
-  if (!mod || !wasm || count === 0) return jsHammingTable(codes, words, count);
+  // A few thousand codes take microseconds in JS; a WebAssembly instance of its own would cost more than that.
+  const mod = words % 2 === 0 && words > 0 && count >= WASM_MIN_COUNT ? moduleFor(words / 2) : null;
+  if (!mod || !wasm) return jsHammingTable(codes, words, count);
   const queryBytes = words * 4;
   const codesAt = Math.ceil(queryBytes / 8) * 8;
   const outAt = codesAt + count * words * 4;
