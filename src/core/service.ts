@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
 import type { EmbeddingState } from './embedding-state.js';
 import { MemoryError } from './errors.js';
 import { isUuid, newMemoryId, newUuid, parseMemoryRef, type MemoryRef } from './ids.js';
@@ -46,18 +47,6 @@ export interface MemoryServiceDeps {
   embeddings: EmbeddingState;
   ranker: Ranker;
   now?: () => Date;
-}
-
-/** Canonical JSON (sorted keys) so that the same body in another key order hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 function toListItem(memory: MemoryRecord): ListItem {
@@ -121,7 +110,7 @@ export class MemoryService {
     const idempotencyKey =
       options.idempotencyKey === undefined ? undefined : parseIdempotencyKey(options.idempotencyKey);
     const ownerKey = caller.keyId ?? 'local';
-    const requestHash = createHash('sha256').update(canonical(input)).digest('hex');
+    const requestHash = createHash('sha256').update(canonicalJson(input)).digest('hex');
     const notBefore = new Date(this.#now().getTime() - LIMITS.idempotencyTtlMs).toISOString();
 
     if (idempotencyKey !== undefined) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../core/canonical-json.js';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
@@ -82,18 +83,6 @@ export interface ImportResult {
   seconds: number;
   /** Time the model was busy with this import's batches (overlapping waits counted once). */
   embedSeconds: number;
-}
-
-/** Canonical JSON (sorted keys), so that the same metadata in another key order gives the same key. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** A UUID (version 8, "custom") derived from a key: the same line always maps to the same memory. */
@@ -222,7 +211,7 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
       key = `id\u0000${line.userId}\u0000${app.id}\u0000${line.id}`;
     } else {
       const content = createHash('sha256')
-        .update(`${line.userId}\u0000${app.id}\u0000${line.text}\u0000${canonical(line.metadata ?? {})}\u0000${line.createdAt ?? ''}`)
+        .update(`${line.userId}\u0000${app.id}\u0000${line.text}\u0000${canonicalJson(line.metadata ?? {})}\u0000${line.createdAt ?? ''}`)
         .digest('base64')
         .slice(0, 22);
       const n = seen.get(content) ?? 0;
