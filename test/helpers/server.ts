@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../../src/cli/commands/serve.js';
+import { startServer, type RunningServer, type ServeOptions } from '../../src/cli/commands/serve.js';
 import type { ServeConfig } from '../../src/cli/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { startTestDatabase } from './postgres.js';
@@ -26,7 +26,10 @@ export interface TestServer extends RunningServer {
 export const TEST_BACKEND = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 /** A real server on an ephemeral loopback port over a fresh database (a SQLite file in the OS temp dir). */
-export async function startTestServer(overrides: Partial<ServeConfig> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<ServeConfig> = {},
+  options: Pick<ServeOptions, 'mcpHandler'> = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-memory-test-'));
   const dbPath = join(dir, 'memory.db');
   const database = TEST_BACKEND === 'postgres' ? await startTestDatabase() : undefined;
@@ -43,7 +46,7 @@ export async function startTestServer(overrides: Partial<ServeConfig> = {}): Pro
       ...(database ? { databaseUrl: database.url } : {}),
       ...overrides,
     },
-    { logger: silentLogger, output: { print() {}, notice() {} } },
+    { logger: silentLogger, output: { print() {}, notice() {} }, ...options },
   );
   await server.runtime.modelReady;
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) => {

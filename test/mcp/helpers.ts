@@ -6,7 +6,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
-import { startServer, type RunningServer } from '../../src/cli/commands/serve.js';
 import { openRuntime, type Runtime } from '../../src/cli/runtime.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { Caller } from '../../src/core/types.js';
@@ -14,7 +13,7 @@ import { ERROR_META_KEY } from '../../src/mcp/errors.js';
 import { createMcpHttpHandler, type McpHttpOptions } from '../../src/mcp/http.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { ToolDefaults } from '../../src/mcp/tools.js';
-import { TEST_KEY } from '../helpers/server.js';
+import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.js';
 
 export { TEST_KEY };
 
@@ -80,40 +79,20 @@ export function errorOf(result: CallToolResult): ToolErrorBody {
   return body;
 }
 
-export interface McpTestServer extends RunningServer {
+export interface McpTestServer extends TestServer {
   mcpUrl: URL;
   remove(): Promise<void>;
 }
 
-/** A live server (REST + /mcp) on an ephemeral loopback port, with TEST_KEY as a configured key. */
+/** A live server (REST + /mcp) on an ephemeral loopback port, with TEST_KEY, on the backend TEST_BACKEND names. */
 export async function startMcpTestServer(mcp: Omit<McpHttpOptions, 'service'> = {}): Promise<McpTestServer> {
-  const tmp = tempDir();
-  const server = await startServer(
+  const server = await startTestServer(
+    {},
     {
-      dbPath: tmp.dbPath,
-      model: 'use-lite',
-      modelDir: undefined,
-      logLevel: 'error',
-      port: 0,
-      host: '127.0.0.1',
-      apiKey: TEST_KEY,
-      rateLimit: 0,
-    },
-    {
-      logger: silentLogger,
-      output: { print() {}, notice() {} },
       mcpHandler: (service) => createMcpHttpHandler({ service, allowedHostnames: ['localhost', '127.0.0.1', '[::1]'], ...mcp }),
     },
   );
-  await server.runtime.modelReady;
-  return {
-    ...server,
-    mcpUrl: new URL('/mcp', server.url),
-    async remove() {
-      await server.close(1_000);
-      tmp.remove();
-    },
-  };
+  return { ...server, mcpUrl: new URL('/mcp', server.url), remove: () => server.stop() };
 }
 
 /** An SDK Client over streamable HTTP, sending `key` as its Bearer token. */
