@@ -58,16 +58,19 @@ export class EmbeddingState {
     }
   }
 
-  async embed(texts: string[], kind: 'query' | 'document'): Promise<Float32Array[]> {
-    await this.whenReady();
-    try {
-      return await this.embedder.embed(texts, kind);
-    } catch (error) {
-      throw new MemoryError('unavailable', 'The embedding model failed to process the text; retry shortly.', {
-        retryAfterSeconds: 5,
-        cause: error,
+  /**
+   * Once the model is ready, the texts reach the embedder in this very turn (no await before it): recall counts on
+   * that to run its word search while the model works.
+   */
+  embed(texts: string[], kind: 'query' | 'document'): Promise<Float32Array[]> {
+    const run = (): Promise<Float32Array[]> =>
+      this.embedder.embed(texts, kind).catch((error: unknown) => {
+        throw new MemoryError('unavailable', 'The embedding model failed to process the text; retry shortly.', {
+          retryAfterSeconds: 5,
+          cause: error,
+        });
       });
-    }
+    return this.#status === 'ready' ? run() : this.whenReady().then(run);
   }
 
   /** The reason stays in the server's log (it may name local paths); clients learn only what happened. */

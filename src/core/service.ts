@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { searchCandidates } from './candidates.js';
 import { canonicalJson } from './canonical-json.js';
 import type { EmbeddingState } from './embedding-state.js';
 import { MemoryError } from './errors.js';
@@ -162,16 +163,11 @@ export class MemoryService {
     const scope = await this.#readScope(caller, params.appId);
     if (!scope) return { memories: [], context: '' };
     const plan = this.#ranker.plan(params.query, params.limit);
-    const [embedding] = await this.embeddings.embed([plan.embedText], 'query');
-    if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
-    const candidates = await this.storage.recallCandidates({
-      userId: params.userId,
-      scope,
-      embedding,
-      terms: plan.terms,
-      vectorK: plan.vectorK,
-      textK: plan.textK,
+    const embedding = this.embeddings.embed([plan.embedText], 'query').then(([vector]) => {
+      if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+      return vector;
     });
+    const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding });
     const memories = this.#ranker
       .rank(params.query, plan, candidates)
       .filter((s) => s.score >= params.minScore)

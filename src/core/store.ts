@@ -48,26 +48,43 @@ export interface ListQuery {
   limit: number;
 }
 
+/**
+ * The word side of recall, which needs no embedding (so it can run while the model computes one): for each term,
+ * the memories of the scope that contain it. Bounded per term, so that a word found in half of a large user's
+ * memories costs no more than a rare one; which memories the ranker then takes from these lists is decided once,
+ * in the core (ranking/word-candidates.ts), for every backend.
+ */
+export interface WordMatchQuery {
+  userId: string;
+  scope: AppScope;
+  /** Word terms, already normalised; each is matched as the full-text index tokenises it (a phrase if several tokens). */
+  terms: readonly string[];
+  /** At most this many memories per term. */
+  perTerm: number;
+}
+
+/** The memories one term occurs in: the most recently stored first, at most `perTerm` of them. */
+export interface TermMatches {
+  term: string;
+  ids: string[];
+}
+
 export interface CandidateQuery {
   userId: string;
   scope: AppScope;
   /** Unit-length query embedding. */
   embedding: Float32Array;
-  /** Word terms for the full-text side, already normalised; OR-ed by the backend. */
-  terms: string[];
   /** How many nearest vectors to take. */
   vectorK: number;
-  /** How many best full-text matches to take. */
-  textK: number;
+  /** Memories to return beside the nearest vectors (the word side's pick); ids outside the scope are ignored. */
+  alsoIds: readonly string[];
 }
 
-/** One memory that either side of the search found, with what each side says of it. */
+/** One memory that either side of the search found. */
 export interface Candidate {
   memory: MemoryRecord;
   /** Cosine similarity to the query embedding, in [-1, 1]; computed for every candidate. */
   cosine: number;
-  /** BM25 relevance (higher is better, >= 0), 0 when no query term occurs in the memory. */
-  bm25: number;
   /** Ids of the same user's memories stored just before and after this one (same app), if any. */
   prevId: string | null;
   nextId: string | null;
@@ -112,6 +129,8 @@ export interface MemoryStore {
   /** Deletes the visible memories among refs, all or nothing; returns how many went. */
   deleteMemories(refs: MemoryRef[], scope: AppScope): Promise<number>;
   deleteUserMemories(userId: string, scope: AppScope): Promise<number>;
+  findWordMatches(query: WordMatchQuery): Promise<TermMatches[]>;
+  /** The k nearest memories of the scope by cosine, with `alsoIds`: each with its cosine and its neighbours. */
   recallCandidates(query: CandidateQuery): Promise<Candidate[]>;
   countMemories(): Promise<number>;
 

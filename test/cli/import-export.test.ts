@@ -89,9 +89,8 @@ describe('import and export', () => {
       userId: 'alice',
       scope: { appId: null },
       embedding: fakeVector('Alice moved to Lyon.'),
-      terms: [],
       vectorK: 1,
-      textK: 0,
+      alsoIds: [],
     });
     expect(found[0]?.memory.text).toBe('Alice moved to Lyon.');
     expect(found[0]?.cosine).toBeCloseTo(1, 5);

@@ -1,16 +1,17 @@
 /**
  * Recall's database work on a large user, in process: it is synchronous (better-sqlite3), so every millisecond of it
- * holds the server's event loop, writes included. The BM25 of vector hits outside the word top-k used to be read
- * with `MATCH ? AND rowid IN (...)`, which FTS5 runs as one full-text query per listed rowid: seconds per recall at
- * a few thousand memories. It is now one pass over the user's matches, with the same scores.
+ * holds the server's event loop, writes included. Two regressions it guards against: the BM25 of vector hits once
+ * read with `MATCH ? AND rowid IN (...)`, which FTS5 runs as one full-text query per listed rowid (seconds per
+ * recall), and the word side's pick once looked up by walking the user's whole index instead of by id. The word
+ * side reads bounded lists per term; they must be exactly what a plain (slow) query over all matches gives.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { searchCandidates } from '../../src/core/candidates.js';
 import { HybridRanker } from '../../src/core/ranking/hybrid-ranker.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
-import { wordQuery } from '../../src/storage/sqlite/words.js';
 import { reportFigures } from './support/figures.js';
 import { seedMemories, USE_LITE } from './support/seed.js';
 
@@ -18,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'am-recall-cost-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('recall database cost', () => {
-  it('stays far below the per-rowid cost for 2,000 memories, 32 query terms and 400 candidates a side, with unchanged word scores', async () => {
+  it('stays far below the per-rowid cost for 2,000 memories, 32 query terms and 400 candidates a side, with exact word lists', async () => {
     const dbPath = join(dir, 'recall.db');
     await seedMemories(dbPath, { userId: 'big', count: 2_000 });
     const store = SqliteStore.open({ path: dbPath });
@@ -26,40 +27,32 @@ describe('recall database cost', () => {
       const query = ['coffee', 'travel', 'music', 'garden', 'python', 'budget', 'meeting', 'family', 'running', 'recipe']
         .concat(Array.from({ length: 30 }, (_, i) => `topic${i}`))
         .join(' ');
-      const plan = new HybridRanker().plan(query, 100);
+      const plan = { ...new HybridRanker().plan(query, 100), vectorK: 400, textK: 400, perTerm: 400 };
       const embedding = new Float32Array(USE_LITE.dimension).fill(1 / Math.sqrt(USE_LITE.dimension));
       // 400 candidates from each side, whatever the ranker plans today: the store's cost is what is measured.
-      const run = () => store.recallCandidates({ userId: 'big', scope: { appId: null }, embedding, terms: plan.terms, vectorK: 400, textK: 400 });
+      const run = () => searchCandidates(store, { userId: 'big', scope: { appId: null }, plan, embedding: Promise.resolve(embedding) });
       await run(); // warm the page cache
       const started = performance.now();
       const candidates = await run();
       const ms = performance.now() - started;
       reportFigures('recall-cost', { memories: 2_000, terms: plan.terms.length, candidates: candidates.length, ms: Math.round(ms) });
-      // About 100 ms here; the per-rowid query alone took 770 ms for these 400 vector hits.
       expect(candidates.length).toBeGreaterThan(400);
-      // A loose bound on a shared machine: it catches the per-rowid regression (seconds), not noise.
+      // A loose bound on a shared machine: it catches the regressions above (seconds), not noise.
       expect(ms).toBeLessThan(1_500);
 
-      // The scores are those the per-rowid query gives (checked on a sample: that query is the slow one).
-      const match = wordQuery('big', plan.terms);
-      const sample = candidates.slice(0, 40);
-      const expected = new Map(
-        (
-          store.database
-            .prepare(
-              `SELECT rowid, -bm25(memory_words, 1.0, 0.0) AS score FROM memory_words
-               WHERE memory_words MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-            )
-            .all(match, JSON.stringify(sample.map((c) => rowidOf(store, c.memory.id)))) as Array<{ rowid: number; score: number }>
-        ).map((r) => [r.rowid, Math.max(0, r.score)]),
+      // Each term's list is the newest perTerm of all its matches, as a query that reads every match gives it.
+      const lists = await store.findWordMatches({ userId: 'big', scope: { appId: null }, terms: plan.terms, perTerm: 50 });
+      const reference = store.database.prepare(
+        `SELECT m.id AS id FROM memories m WHERE m.user_id = ? AND m.rowid IN (SELECT rowid FROM memory_words WHERE memory_words MATCH ?)
+         ORDER BY m.rowid DESC LIMIT 50`,
       );
-      for (const c of sample) expect(c.bm25).toBeCloseTo(expected.get(rowidOf(store, c.memory.id)) ?? 0, 9);
+      expect(lists.some((l) => l.ids.length === 50)).toBe(true);
+      for (const l of lists) {
+        const expected = (reference.all('big', `text : "${l.term}"`) as Array<{ id: string }>).map((r) => r.id);
+        expect(l.ids).toEqual(expected);
+      }
     } finally {
       await store.close();
     }
   }, 60_000);
 });
-
-function rowidOf(store: SqliteStore, id: string): number {
-  return (store.database.prepare('SELECT rowid FROM memories WHERE id = ?').get(id) as { rowid: number }).rowid;
-}

@@ -135,15 +135,15 @@ describe('agent-memory copy', () => {
         userId: probe.userId,
         scope: { appId: probe.appId },
         embedding: Float32Array.from(probe.embedding),
-        terms: ['topic'],
         vectorK: 5,
-        textK: 5,
+        alsoIds: [],
       });
       // Candidates come unranked (the ranker orders them): the nearest is the probe itself.
       const nearest = found.sort((a, b) => b.cosine - a.cosine)[0];
       expect(nearest?.memory.id).toBe(probe.id);
       expect(nearest?.cosine).toBeCloseTo(1, 5);
-      expect(nearest?.bm25).toBeGreaterThan(0);
+      const [words] = await pg.findWordMatches({ userId: probe.userId, scope: { appId: probe.appId }, terms: ['topic'], perTerm: 500 });
+      expect(words?.ids).toContain(probe.id);
     } finally {
       await Promise.all([source.close(), pg.close(), round.close()]);
     }

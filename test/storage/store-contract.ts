@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
-import type { IdempotencyClaim, MemoryStore, NewMemory } from '../../src/core/store.js';
+import { searchCandidates } from '../../src/core/candidates.js';
+import type { AppScope, IdempotencyClaim, MemoryStore, NewMemory } from '../../src/core/store.js';
 
 export interface OpenedStore {
   store: MemoryStore;
@@ -55,8 +56,20 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       return items.map((m) => m.text).sort();
     }
 
-    async function recallAll(userId: string, terms: string[], embedding = [1, 0, 0, 0]) {
-      return store.recallCandidates({ userId, scope: { appId: null }, embedding: unit(embedding), terms, vectorK: 50, textK: 50 });
+    /** Both sides of the search, as recall runs them. */
+    async function search(userId: string, terms: string[], options: { embedding?: number[]; vectorK?: number; textK?: number; scope?: AppScope } = {}) {
+      const plan = { embedText: '', terms, vectorK: options.vectorK ?? 50, textK: options.textK ?? 50, perTerm: 50 };
+      const embedding = Promise.resolve(unit(options.embedding ?? [1, 0, 0, 0]));
+      return searchCandidates(store, { userId, scope: options.scope ?? { appId: null }, plan, embedding });
+    }
+
+    async function recallAll(userId: string, terms: string[]) {
+      return search(userId, terms);
+    }
+
+    async function wordLists(userId: string, terms: string[], perTerm = 50, scope: AppScope = { appId: null }) {
+      const lists = await store.findWordMatches({ userId, scope, terms, perTerm });
+      return lists.map((l) => l.ids);
     }
 
     // ---- Apps ---------------------------------------------------------------------------------------------------
@@ -187,7 +200,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await store.insertMemories(again)).toEqual({ inserted: 1 });
       expect(await store.insertMemories([])).toEqual({ inserted: 0 });
       expect(await texts('u1')).toEqual(['a fourth one', 'hiking trip 1', 'hiking trip 2', 'hiking trip 3']);
-      expect((await recallAll('u1', ['hiking'])).filter((c) => c.bm25 > 0)).toHaveLength(3);
+      expect((await wordLists('u1', ['hiking']))[0]).toHaveLength(3);
       // One memory of the wrong dimension fails the batch whole.
       const bad = [memory('u1', 'fine', [1, 0, 0, 0]), { ...memory('u1', 'wrong size', [1, 0, 0, 0]), embedding: new Float32Array(DIM + 1) }];
       await expect(store.insertMemories(bad)).rejects.toThrow();
@@ -251,21 +264,12 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       const bike = memory('u1', 'owns a red bicycle', [0, 1, 0, 0], 2);
       const other = memory('u2', 'likes hiking too', [1, 0.1, 0, 0], 3);
       for (const m of [hiking, bike, other]) await store.insertMemory(m);
-      const found = await store.recallCandidates({
-        userId: 'u1',
-        scope: { appId: null },
-        embedding: unit([0, 1, 0, 0]),
-        terms: ['hiking'],
-        vectorK: 1,
-        textK: 5,
-      });
+      const found = await search('u1', ['hiking'], { embedding: [0, 1, 0, 0], vectorK: 1, textK: 5 });
       const byId = new Map(found.map((c) => [c.memory.id, c]));
       expect([...byId.keys()].sort()).toEqual([bike.id, hiking.id].sort());
       expect(byId.get(bike.id)?.cosine).toBeCloseTo(1, 5);
       // The word hit outside the vector top-1 still gets its true cosine.
       expect(byId.get(hiking.id)?.cosine).toBeCloseTo(unit([1, 0.1, 0, 0])[1] ?? 0, 5);
-      expect(byId.get(hiking.id)?.bm25).toBeGreaterThan(0);
-      expect(byId.get(bike.id)?.bm25).toBe(0);
       expect(byId.get(bike.id)?.prevId).toBe(hiking.id);
       expect(byId.get(bike.id)?.nextId).toBeNull();
       expect(byId.get(hiking.id)?.prevId).toBeNull();
@@ -273,47 +277,42 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(byId.get(hiking.id)?.memory).toEqual(await store.getMemory({ kind: 'id', value: hiking.id }, { appId: null }));
     });
 
-    it('gives a vector hit outside the word top-k its true BM25', async () => {
-      // Three memories mention "garden"; only the best word match fits textK = 1, the vector side finds another.
-      const best = memory('u1', 'garden garden garden', [0, 0, 1, 0], 1);
-      const weak = memory('u1', 'the garden of a long sentence with many other words in it', [1, 0, 0, 0], 2);
-      await store.insertMemory(best);
-      await store.insertMemory(weak);
-      await store.insertMemory(memory('u1', 'garden once', [0, 0, 0, 1], 3));
-      // Unrelated memories keep "garden" in fewer than half of them, where BM25's IDF is positive.
-      for (let i = 0; i < 4; i++) await store.insertMemory(memory('u1', `filler ${i}`, [0, 0, 0, 1], 4 + i));
-      const found = await store.recallCandidates({
-        userId: 'u1',
-        scope: { appId: null },
-        embedding: unit([1, 0, 0, 0]),
-        terms: ['garden'],
-        vectorK: 1,
-        textK: 1,
-      });
-      const byId = new Map(found.map((c) => [c.memory.id, c]));
-      expect([...byId.keys()].sort()).toEqual([best.id, weak.id].sort());
-      expect(byId.get(weak.id)?.bm25).toBeGreaterThan(0);
-      expect(byId.get(best.id)?.bm25).toBeGreaterThan(byId.get(weak.id)?.bm25 ?? Infinity);
+    it('lists the memories each term occurs in, most recently stored first, at most perTerm', async () => {
+      const garden = [1, 2, 3].map((i) => memory('u1', `the garden, note ${i}`, [0, 0, 1, 0], i));
+      for (const m of garden) await store.insertMemory(m);
+      await store.insertMemory(memory('u1', 'nothing green here', [0, 0, 0, 1], 4));
+      await store.insertMemory(memory('u2', 'their garden', [0, 0, 0, 1], 5));
+      const lists = await store.findWordMatches({ userId: 'u1', scope: { appId: null }, terms: ['garden', 'absent', 'green'], perTerm: 2 });
+      expect(lists.map((l) => l.term)).toEqual(['garden', 'absent', 'green']);
+      expect(lists.map((l) => l.ids)).toEqual([[garden[2]!.id, garden[1]!.id], [], [expect.any(String)]]);
+      expect(await wordLists('u1', ['garden'], 10)).toEqual([garden.map((m) => m.id).reverse()]);
+      expect(await wordLists('u1', ['garden'], 0)).toEqual([[]]);
+      expect(await wordLists('nobody', ['garden'])).toEqual([[]]);
+      expect(await store.findWordMatches({ userId: 'u1', scope: { appId: null }, terms: [], perTerm: 5 })).toEqual([]);
     });
 
-    it('ranks words like BM25: rarer terms and more occurrences score higher', async () => {
-      for (let i = 0; i < 6; i++) await store.insertMemory(memory('u1', `I like coffee number ${i}`, [0, 0, 0, 1], i));
-      const rare = memory('u1', 'I like tea', [0, 0, 0, 1], 10);
-      const common = memory('u1', 'coffee beans', [0, 0, 0, 1], 11);
-      await store.insertMemory(rare);
-      await store.insertMemory(common);
+    it('matches words through their stems and case, as the full-text index does', async () => {
+      const m = memory('u1', 'We went Hiking in the Alps', [1, 0, 0, 0]);
+      await store.insertMemory(m);
+      expect(await wordLists('u1', ['hikes', 'alps', 'ALPS'])).toEqual([[m.id], [m.id], [m.id]]);
+    });
+
+    it('takes the word side\'s pick beyond the vector top-k, within the scope only', async () => {
+      const near = memory('u1', 'close by vector', [1, 0, 0, 0], 1);
+      const far = memory('u1', 'far by vector', [0, 0, 0, 1], 2);
+      const stranger = memory('u2', 'another user', [1, 0, 0, 0], 3);
+      for (const m of [near, far, stranger]) await store.insertMemory(m);
       const found = await store.recallCandidates({
         userId: 'u1',
         scope: { appId: null },
         embedding: unit([1, 0, 0, 0]),
-        terms: ['tea', 'coffee'],
         vectorK: 1,
-        textK: 20,
+        alsoIds: [far.id, stranger.id, 'mem_unknown', near.id],
       });
-      const score = (id: string) => found.find((c) => c.memory.id === id)?.bm25 ?? 0;
-      expect(found).toHaveLength(8);
-      expect(score(rare.id)).toBeGreaterThan(score(common.id));
-      expect(found.every((c) => c.bm25 >= 0)).toBe(true);
+      const byId = new Map(found.map((c) => [c.memory.id, c]));
+      expect([...byId.keys()].sort()).toEqual([far.id, near.id].sort());
+      expect(byId.get(far.id)?.cosine).toBeCloseTo(0, 5);
+      expect(byId.get(near.id)?.cosine).toBeCloseTo(1, 5);
     });
 
     it('recalls within one app, with neighbours from that app only', async () => {
@@ -322,34 +321,26 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       const b = memory('u1', 'beta in other', [1, 0, 0, 0], 2, other.id);
       const c = memory('u1', 'gamma in default', [1, 0, 0, 0], 3);
       for (const m of [a, b, c]) await store.insertMemory(m);
-      const found = await store.recallCandidates({
-        userId: 'u1',
-        scope: { appId },
-        embedding: unit([1, 0, 0, 0]),
-        terms: ['beta', 'alpha'],
-        vectorK: 10,
-        textK: 10,
-      });
+      expect(await wordLists('u1', ['beta', 'alpha'], 10, { appId })).toEqual([[], [a.id]]);
+      const found = await search('u1', ['beta', 'alpha'], { scope: { appId }, vectorK: 10, textK: 10 });
       expect(found.map((x) => x.memory.id).sort()).toEqual([a.id, c.id].sort());
       const byId = new Map(found.map((x) => [x.memory.id, x]));
       expect(byId.get(a.id)?.nextId).toBe(c.id);
       expect(byId.get(c.id)?.prevId).toBe(a.id);
-      expect(byId.get(a.id)?.bm25).toBeGreaterThan(0);
-      expect(byId.get(c.id)?.bm25).toBe(0);
+      // The other app's memory, named explicitly, stays out of this app's recall.
+      const explicit = await store.recallCandidates({ userId: 'u1', scope: { appId }, embedding: unit([0, 1, 0, 0]), vectorK: 0, alsoIds: [b.id] });
+      expect(explicit).toEqual([]);
     });
 
     it('treats query syntax in terms as plain words', async () => {
-      await store.insertMemory(memory('u1', 'quote " and NEAR( stuff', [1, 0, 0, 0]));
-      const nasty = ['"', 'NEAR(', 'AND', '*', 'owner:', "'", "it's", '\\', '|', '&', '!', '<->', ':*', '(', ')', ' '];
-      const found = await store.recallCandidates({
-        userId: 'u1',
-        scope: { appId: null },
-        embedding: unit([1, 0, 0, 0]),
-        terms: nasty,
-        vectorK: 5,
-        textK: 5,
-      });
-      expect(found).toHaveLength(1);
+      const m = memory('u1', 'quote " and NEAR( stuff', [1, 0, 0, 0]);
+      await store.insertMemory(m);
+      const nasty = ['"', 'NEAR(', 'AND', '*', 'owner:', "'", "it's", '\\', '|', '&', '!', '<->', ':*', '(', ')', ' ', '\u0000', 'a\u0000b'];
+      const lists = await store.findWordMatches({ userId: 'u1', scope: { appId: null }, terms: nasty, perTerm: 5 });
+      expect(lists).toHaveLength(nasty.length);
+      // Only the word itself matches: no operator took effect (NEAR( matches the word "near").
+      for (const l of lists) expect(l.ids.every((id) => id === m.id)).toBe(true);
+      expect(await search('u1', nasty, { vectorK: 5, textK: 5 })).toHaveLength(1);
       expect(await recallAll('u1', [])).toHaveLength(1);
       expect(await recallAll('nobody', ['stuff'])).toEqual([]);
     });

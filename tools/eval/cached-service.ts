@@ -6,7 +6,7 @@
 import { EmbeddingState } from '../../src/core/embedding-state.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import type { Ranker } from '../../src/core/ranking/types.js';
-import type { Candidate, CandidateQuery, MemoryStore } from '../../src/core/store.js';
+import type { CandidateQuery, MemoryStore, WordMatchQuery } from '../../src/core/store.js';
 import { MemoryService } from '../../src/core/service.js';
 import { createEmbedder } from '../../src/embeddings/index.js';
 import type { EmbedKind, Embedder, EmbedderInfo } from '../../src/embeddings/types.js';
@@ -64,27 +64,30 @@ export async function cachedStore(memories: readonly EvalMemory[], cache: EmbedC
 }
 
 /**
- * The store with `recallCandidates` memoised per query (user, embedding, terms, depths): ranking variants that plan
- * the same search reuse its candidates, so a variant costs the ranking alone.
+ * The store with its two search calls (`findWordMatches`, `recallCandidates`) memoised per query: ranking variants
+ * that plan the same search reuse its candidates, so a variant costs the ranking alone.
  */
 export function memoisedStore(store: MemoryStore): MemoryStore {
-  const memo = new Map<string, Promise<Candidate[]>>();
+  const memo = new Map<string, Promise<unknown>>();
+  const memoised = <Q, R>(name: string, call: (query: Q) => Promise<R>) => (query: Q): Promise<R> => {
+    const key = JSON.stringify([name, query], (_, value: unknown) =>
+      value instanceof Float32Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') : value,
+    );
+    let hit = memo.get(key) as Promise<R> | undefined;
+    if (hit === undefined) {
+      hit = call(query);
+      memo.set(key, hit);
+    }
+    return hit;
+  };
+  const findWordMatches = memoised('words', (q: WordMatchQuery) => store.findWordMatches(q));
+  const recallCandidates = memoised('candidates', (q: CandidateQuery) => store.recallCandidates(q));
   return new Proxy(store, {
     get(target, prop, receiver) {
-      if (prop !== 'recallCandidates') {
-        const value: unknown = Reflect.get(target, prop, receiver);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      }
-      return (query: CandidateQuery): Promise<Candidate[]> => {
-        const vector = Buffer.from(query.embedding.buffer, query.embedding.byteOffset, query.embedding.byteLength).toString('base64');
-        const key = JSON.stringify([query.userId, query.scope, vector, query.terms, query.vectorK, query.textK]);
-        let hit = memo.get(key);
-        if (hit === undefined) {
-          hit = target.recallCandidates(query);
-          memo.set(key, hit);
-        }
-        return hit;
-      };
+      if (prop === 'findWordMatches') return findWordMatches;
+      if (prop === 'recallCandidates') return recallCandidates;
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

@@ -9,6 +9,8 @@ import type { QueryPlan, Ranker, ScoredCandidate } from './types.js';
 export interface RankerParams {
   /** Candidates per side of the search (at least; more when a large `limit` asks for more). */
   depth: number;
+  /** Memories per query term the word side reads (its cost is bounded by terms x this, whatever the user's size). */
+  perTerm: number;
   /** Cosine at or below which a memory has no semantic evidence, and at or above which it has full evidence. */
   cosineFloor: number;
   cosineCeiling: number;
@@ -35,6 +37,7 @@ export interface RankerParams {
  */
 export const DEFAULT_RANKER_PARAMS: RankerParams = {
   depth: 200,
+  perTerm: 400,
   cosineFloor: 0.2,
   cosineCeiling: 0.6,
   semanticWeight: 0.4,
@@ -105,9 +108,9 @@ export function piecewise(knots: readonly (readonly [number, number])[], x: numb
  *    1.25 -> 1), placed so that unrelated questions (general-knowledge and how-to questions asked of a personal
  *    memory) almost never reach the default minScore 0.7 while most answerable ones do.
  *
- * The score is monotone in each kind of evidence, in [0, 1], and ties are broken newest first. The store's BM25
- * value is deliberately unused: its scale grows with the query's length and depends on the corpus, so no fixed
- * threshold could apply to it; the word search only contributes candidates.
+ * The score is monotone in each kind of evidence, in [0, 1], and ties are broken newest first. The word search
+ * only contributes candidates (no BM25 value: its scale grows with the query's length and depends on the corpus,
+ * so no fixed threshold could apply to it).
  */
 export class HybridRanker implements Ranker {
   readonly params: RankerParams;
@@ -118,7 +121,7 @@ export class HybridRanker implements Ranker {
 
   plan(query: string, limit: number): QueryPlan {
     const k = Math.max(this.params.depth, limit * 2);
-    return { embedText: stripQuestionFrame(query), terms: queryTerms(query), vectorK: k, textK: k };
+    return { embedText: stripQuestionFrame(query), terms: queryTerms(query), vectorK: k, textK: k, perTerm: Math.max(this.params.perTerm, k) };
   }
 
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {

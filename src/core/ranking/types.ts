@@ -4,11 +4,13 @@ import type { Candidate } from '../store.js';
 export interface QueryPlan {
   /** The text to embed (may differ from the query: e.g. question words removed). */
   embedText: string;
-  /** Normalised word terms for the full-text side (OR-ed). */
+  /** Normalised word terms for the full-text side. */
   terms: string[];
-  /** How many nearest vectors and best word matches to fetch as candidates. */
+  /** How many nearest vectors and best word matches to take as candidates. */
   vectorK: number;
   textK: number;
+  /** How many memories the store lists per term for the word side (see word-candidates.ts). */
+  perTerm: number;
 }
 
 export interface ScoredCandidate {

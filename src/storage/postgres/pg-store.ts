@@ -14,12 +14,15 @@ import type {
   ModelRecord,
   NewMemory,
   StoreCapabilities,
+  TermMatches,
+  WordMatchQuery,
 } from '../../core/store.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import { createPool, query, withClient, withTransaction, type PgConnectionOptions, type Pool, type PoolClient } from './connection.js';
 import { translatePgError } from './errors.js';
 import { ensureSchema, migrate } from './migrations.js';
 import { recallCandidates } from './recall.js';
+import { findWordMatches } from './words.js';
 import {
   APP_COLUMNS,
   KEY_COLUMNS,
@@ -282,6 +285,10 @@ export class PgStore implements MemoryStore {
       const result = await query(this.#pool, `DELETE FROM memories m WHERE ${scopeFilter('m', userId, scope, p)}`, p.values);
       return result.rowCount ?? 0;
     });
+  }
+
+  findWordMatches(q: WordMatchQuery): Promise<TermMatches[]> {
+    return this.#run(() => findWordMatches(this.#pool, q));
   }
 
   recallCandidates(q: CandidateQuery): Promise<Candidate[]> {

@@ -3,7 +3,6 @@ import { withTransaction, type Pool, type PoolClient } from './connection.js';
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
 import { Params, scopeFilter } from './sql.js';
 import { vectorLiteral } from './vector-index.js';
-import { wordHitsSql, type ScopeStats } from './words.js';
 
 export interface RecallOptions {
   /** Scopes with at most this many memories are searched exactly; larger ones through the HNSW index. */
@@ -15,14 +14,14 @@ export interface RecallOptions {
 /** Most tuples an iterative HNSW scan visits before giving up (pgvector's default is 20,000). */
 const MAX_SCAN_TUPLES = 40_000;
 
-async function scopeStats(client: PoolClient, userId: string, scope: AppScope): Promise<ScopeStats> {
+/** How many memories the scope holds: it decides between the exact scan and the index. */
+async function scopeSize(client: PoolClient, userId: string, scope: AppScope): Promise<number> {
   const p = new Params();
-  const { rows } = await client.query<{ documents: number; average_length: number }>(
-    `SELECT count(*)::float8 AS documents, coalesce(avg(m.doc_length), 0)::float8 AS average_length
-     FROM memories m WHERE ${scopeFilter('m', userId, scope, p)}`,
+  const { rows } = await client.query<{ documents: number }>(
+    `SELECT count(*)::float8 AS documents FROM memories m WHERE ${scopeFilter('m', userId, scope, p)}`,
     p.values,
   );
-  return { documents: rows[0]?.documents ?? 0, averageLength: rows[0]?.average_length ?? 0 };
+  return rows[0]?.documents ?? 0;
 }
 
 /**
@@ -43,13 +42,13 @@ async function scopeStats(client: PoolClient, userId: string, scope: AppScope): 
  * planner still has the last word on this path: with fresh statistics it sorts a user's few hundred rows exactly
  * rather than walk the graph.
  */
-async function vectorHits(client: PoolClient, q: CandidateQuery, stats: ScopeStats, options: RecallOptions): Promise<string[]> {
+async function vectorHits(client: PoolClient, q: CandidateQuery, documents: number, options: RecallOptions): Promise<string[]> {
   if (q.vectorK <= 0) return [];
   const p = new Params();
   const vector = p.add(vectorLiteral(q.embedding));
   const scope = scopeFilter('m', q.userId, q.scope, p);
   const limit = p.add(q.vectorK);
-  const exact = stats.documents <= options.exactScanLimit;
+  const exact = documents <= options.exactScanLimit;
   if (!exact) {
     // SET LOCAL, as set_config(..., true): for this transaction only. ef_search below k would cap the results.
     const efSearch = String(Math.min(1_000, Math.max(40, q.vectorK)));
@@ -70,13 +69,6 @@ async function vectorHits(client: PoolClient, q: CandidateQuery, stats: ScopeSta
   return rows.map((r) => r.id);
 }
 
-async function wordHits(client: PoolClient, q: CandidateQuery, stats: ScopeStats, vectorIds: string[]): Promise<Map<string, number>> {
-  const sql = wordHitsSql({ userId: q.userId, scope: q.scope, terms: q.terms, limit: q.textK, alsoIds: vectorIds }, stats);
-  if (sql === undefined) return new Map();
-  const { rows } = await client.query<{ id: string; score: number }>(sql.text, sql.values);
-  return new Map(rows.map((r) => [r.id, Math.max(0, r.score)]));
-}
-
 interface CandidateRow extends MemoryRow {
   cosine: number | null;
   prev_id: string | null;
@@ -87,7 +79,6 @@ interface CandidateRow extends MemoryRow {
 async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[]): Promise<CandidateRow[]> {
   const p = new Params();
   const vector = p.add(vectorLiteral(q.embedding));
-  const user = p.add(q.userId);
   const wanted = p.add(ids);
   const { rows } = await client.query<CandidateRow>(
     `SELECT ${MEMORY_COLUMNS}, 1 - (m.embedding <=> ${vector}::vector) AS cosine, prev.id AS prev_id, next.id AS next_id
@@ -103,33 +94,31 @@ async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[
        WHERE x.user_id = m.user_id AND x.app_id = m.app_id AND (x.created_at, x.id) > (m.created_at, m.id)
        ORDER BY x.created_at ASC, x.id ASC LIMIT 1
      ) next ON true
-     WHERE m.user_id = ${user} AND m.id = ANY(${wanted}::text[])`,
+     WHERE ${scopeFilter('m', q.userId, q.scope, p)} AND m.id = ANY(${wanted}::text[])`,
     p.values,
   );
   return rows;
 }
 
 /**
- * Vector top-k within the scope, union word top-k within the scope; every candidate gets both its cosine and its
- * BM25 (0 when no query term occurs in it), and its neighbours. One read-only snapshot, so the statistics, both
- * searches and the rows agree even while other nodes write.
+ * Vector top-k within the scope, with the word side's pick (`alsoIds`, kept only within the scope); every
+ * candidate gets its cosine and its neighbours. One read-only snapshot, so the search and the rows agree even
+ * while other nodes write.
  */
 export function recallCandidates(pool: Pool, q: CandidateQuery, options: RecallOptions): Promise<Candidate[]> {
   return withTransaction(
     pool,
     async (client) => {
-      const stats = await scopeStats(client, q.userId, q.scope);
-      if (stats.documents === 0) return [];
-      const vectorIds = await vectorHits(client, q, stats, options);
-      const bm25 = await wordHits(client, q, stats, vectorIds);
-      const ids = [...new Set([...vectorIds, ...bm25.keys()])];
+      const documents = await scopeSize(client, q.userId, q.scope);
+      if (documents === 0) return [];
+      const vectorIds = await vectorHits(client, q, documents, options);
+      const ids = [...new Set([...vectorIds, ...q.alsoIds])];
       if (ids.length === 0) return [];
       const rows = await candidateRows(client, q, ids);
       return rows.map(
         (row): Candidate => ({
           memory: toMemory(row),
           cosine: row.cosine ?? 0,
-          bm25: bm25.get(row.id) ?? 0,
           prevId: row.prev_id,
           nextId: row.next_id,
         }),

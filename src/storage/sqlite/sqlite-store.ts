@@ -13,6 +13,8 @@ import type {
   ModelRecord,
   NewMemory,
   StoreCapabilities,
+  TermMatches,
+  WordMatchQuery,
 } from '../../core/store.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import { openDatabase, type SqliteDatabase } from './connection.js';
@@ -20,7 +22,7 @@ import { migrate } from './migrations.js';
 import { KEY_COLUMNS, MEMORY_COLUMNS, toApp, toKey, toMemory, type AppRow, type KeyRow, type MemoryRow } from './rows.js';
 import { ensureVectorIndex, readModelRecord } from './vector-index.js';
 import { deleteVectors, insertVectors, searchVectors, VECTORS_TABLE, type VectorRow } from './vector-search.js';
-import { ownerToken, wordQuery } from './words.js';
+import { ownerToken, termQuery } from './words.js';
 
 export interface SqliteStoreOptions {
   /** File path, or ':memory:'. */
@@ -280,6 +282,25 @@ export class SqliteStore implements MemoryStore {
     );
   }
 
+  findWordMatches(query: WordMatchQuery): Promise<TermMatches[]> {
+    return this.#run(() => {
+      const appId = query.scope.appId;
+      // Walks the term's postings from the newest and stops after perTerm of the scope: no sort over every match
+      // (FTS5 serves ORDER BY rowid DESC itself), so a word in half of a large user's memories stays cheap.
+      const newest = this.#db.prepare(
+        `SELECT m.id AS id FROM memory_words w JOIN memories m ON m.rowid = w.rowid
+         WHERE memory_words MATCH ? AND m.user_id = ? AND (? IS NULL OR m.app_id = ?)
+         ORDER BY w.rowid DESC LIMIT ?`,
+      );
+      return query.terms.map((term): TermMatches => {
+        const match = termQuery(query.userId, term);
+        if (match === undefined || query.perTerm <= 0) return { term, ids: [] };
+        const rows = newest.all(match, query.userId, appId, appId, query.perTerm) as Array<{ id: string }>;
+        return { term, ids: rows.map((r) => r.id) };
+      });
+    });
+  }
+
   recallCandidates(query: CandidateQuery): Promise<Candidate[]> {
     return this.#run(() =>
       this.#db.transaction(() => {
@@ -288,39 +309,24 @@ export class SqliteStore implements MemoryStore {
         const vectorHits = searchVectors(this.#db, { userId: query.userId, appId, embedding: query.embedding, k: query.vectorK });
         for (const hit of vectorHits) cosine.set(hit.rowid, hit.cosine);
 
-        const bm25 = new Map<number, number>();
-        const match = wordQuery(query.userId, query.terms);
-        if (match !== undefined && query.textK > 0) {
-          const wordHits = this.#db
+        // The word side's pick, within the scope, gets its true cosine.
+        if (query.alsoIds.length > 0) {
+          const also = this.#db
             .prepare(
-              `SELECT w.rowid AS rowid, -bm25(memory_words, 1.0, 0.0) AS score
-               FROM memory_words w JOIN memories m ON m.rowid = w.rowid
-               WHERE memory_words MATCH ? AND m.user_id = ? AND (? IS NULL OR m.app_id = ?)
-               ORDER BY bm25(memory_words, 1.0, 0.0) LIMIT ?`,
+              // CROSS JOIN keeps the lookups by id: left to itself, the planner walked the user's whole index.
+              `SELECT m.rowid AS rowid FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value
+               WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?)`,
             )
-            .all(match, query.userId, appId, appId, query.textK) as Array<{ rowid: number; score: number }>;
-          for (const hit of wordHits) bm25.set(hit.rowid, Math.max(0, hit.score));
-          // Vector hits outside the word top-k still get their true BM25 (0 when no term occurs). One pass over
-          // the user's matches, picked in JS: FTS5 mishandles a bound `rowid = ?` beside MATCH (it returned another
-          // row), and `rowid IN (...)` beside MATCH re-runs the whole full-text query once per listed rowid, which
-          // held the (synchronous) event loop for seconds on a large user with a many-word query.
-          const missing = new Set([...cosine.keys()].filter((rowid) => !bm25.has(rowid)));
-          if (missing.size > 0) {
-            const rows = this.#db
-              .prepare(`SELECT rowid, -bm25(memory_words, 1.0, 0.0) AS score FROM memory_words WHERE memory_words MATCH ?`)
-              .all(match) as Array<{ rowid: number; score: number }>;
-            for (const row of rows) if (missing.has(row.rowid)) bm25.set(row.rowid, Math.max(0, row.score));
+            .all(JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{ rowid: number }>;
+          const oneDistance = this.#db.prepare(
+            'SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_vectors WHERE rowid = ?',
+          );
+          const queryBlob = vectorBlob(query.embedding);
+          for (const { rowid } of also) {
+            if (cosine.has(rowid)) continue;
+            const row = oneDistance.get(queryBlob, rowid) as { distance: number } | undefined;
+            cosine.set(rowid, row ? 1 - row.distance : 0);
           }
-        }
-        // Word hits outside the vector top-k still get their true cosine.
-        const oneDistance = this.#db.prepare(
-          'SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_vectors WHERE rowid = ?',
-        );
-        const queryBlob = vectorBlob(query.embedding);
-        for (const rowid of bm25.keys()) {
-          if (cosine.has(rowid)) continue;
-          const row = oneDistance.get(queryBlob, rowid) as { distance: number } | undefined;
-          cosine.set(rowid, row ? 1 - row.distance : 0);
         }
 
         const rowids = [...cosine.keys()];
@@ -344,7 +350,6 @@ export class SqliteStore implements MemoryStore {
           return {
             memory: toMemory(row),
             cosine: cosine.get(row.rowid) ?? 0,
-            bm25: bm25.get(row.rowid) ?? 0,
             prevId: (prev.get(...args) as { id: string } | undefined)?.id ?? null,
             nextId: (next.get(...args) as { id: string } | undefined)?.id ?? null,
           };

@@ -15,12 +15,12 @@ function quote(term: string): string {
 }
 
 /**
- * The MATCH expression: the user's token AND any of the terms. FTS5's implicit AND would require every word of a
- * question to occur in one memory, which finds nothing for most questions; OR lets BM25 rank partial matches.
+ * The MATCH expression for one term of a user: their token AND the term (a phrase when the tokenizer splits it).
+ * Returns undefined for a term that cannot match anything.
  */
-export function wordQuery(userId: string, terms: readonly string[]): string | undefined {
+export function termQuery(userId: string, term: string): string | undefined {
   // NUL ends a string inside FTS5's query parser ("unterminated string"), so it cannot be quoted: drop it.
-  const usable = terms.map((t) => t.replaceAll('\u0000', '')).filter((t) => t.trim().length > 0);
-  if (usable.length === 0) return undefined;
-  return `owner : ${quote(ownerToken(userId))} AND text : (${usable.map(quote).join(' OR ')})`;
+  const usable = term.replaceAll('\u0000', '');
+  if (usable.trim().length === 0) return undefined;
+  return `owner : ${quote(ownerToken(userId))} AND text : ${quote(usable)}`;
 }

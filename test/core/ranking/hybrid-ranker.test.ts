@@ -25,7 +25,6 @@ function candidate(spec: Spec): Candidate {
       createdAt: spec.createdAt ?? '2024-03-01T10:00:00.000Z',
     },
     cosine: spec.cosine,
-    bm25: 0,
     prevId: spec.prevId ?? null,
     nextId: spec.nextId ?? null,
   };

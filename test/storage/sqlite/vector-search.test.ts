@@ -249,9 +249,8 @@ describe('vector index upgrade', () => {
       userId: 'u',
       scope: { appId: null },
       embedding: vectors[target] as Float32Array,
-      terms: [],
       vectorK: 5,
-      textK: 0,
+      alsoIds: [],
     });
     const best = found.sort((x, y) => y.cosine - x.cosine)[0];
     expect(best?.memory.text).toBe(`old memory ${target}`);
