@@ -277,6 +277,18 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(byId.get(hiking.id)?.memory).toEqual(await store.getMemory({ kind: 'id', value: hiking.id }, { appId: null }));
     });
 
+    it('orders neighbours by time, then by id when memories share a timestamp', async () => {
+      const same = ['mem_b', 'mem_a', 'mem_c'].map((id) => ({ ...memory('u1', id, [1, 0, 0, 0], 7), id }));
+      for (const m of same) await store.insertMemory(m);
+      const found = await store.recallCandidates({ userId: 'u1', scope: { appId: null }, embedding: unit([1, 0, 0, 0]), vectorK: 5, alsoIds: [] });
+      const links = found.map((c) => [c.memory.id, c.prevId, c.nextId]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+      expect(links).toEqual([
+        ['mem_a', null, 'mem_b'],
+        ['mem_b', 'mem_a', 'mem_c'],
+        ['mem_c', 'mem_b', null],
+      ]);
+    });
+
     it('lists the memories each term occurs in, most recently stored first, at most perTerm', async () => {
       const garden = [1, 2, 3].map((i) => memory('u1', `the garden, note ${i}`, [0, 0, 1, 0], i));
       for (const m of garden) await store.insertMemory(m);

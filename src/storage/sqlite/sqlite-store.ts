@@ -309,51 +309,37 @@ export class SqliteStore implements MemoryStore {
         const vectorHits = searchVectors(this.#db, { userId: query.userId, appId, embedding: query.embedding, k: query.vectorK });
         for (const hit of vectorHits) cosine.set(hit.rowid, hit.cosine);
 
-        // The word side's pick, within the scope, gets its true cosine.
+        // The word side's pick, within the scope, gets its true cosine. CROSS JOIN keeps the lookups by id: left
+        // to itself, the planner walked the user's whole index.
         if (query.alsoIds.length > 0) {
           const also = this.#db
             .prepare(
-              // CROSS JOIN keeps the lookups by id: left to itself, the planner walked the user's whole index.
-              `SELECT m.rowid AS rowid FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value
+              `SELECT m.rowid AS rowid, vec_distance_cosine(v.embedding, ?) AS distance
+               FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
                WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?)`,
             )
-            .all(JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{ rowid: number }>;
-          const oneDistance = this.#db.prepare(
-            'SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_vectors WHERE rowid = ?',
-          );
-          const queryBlob = vectorBlob(query.embedding);
-          for (const { rowid } of also) {
-            if (cosine.has(rowid)) continue;
-            const row = oneDistance.get(queryBlob, rowid) as { distance: number } | undefined;
-            cosine.set(rowid, row ? 1 - row.distance : 0);
-          }
+            .all(vectorBlob(query.embedding), JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{
+            rowid: number;
+            distance: number;
+          }>;
+          for (const { rowid, distance } of also) if (!cosine.has(rowid)) cosine.set(rowid, 1 - distance);
         }
 
-        const rowids = [...cosine.keys()];
-        if (rowids.length === 0) return [];
+        if (cosine.size === 0) return [];
+        // The rows and their neighbours in the user's (and app's) timeline, in one statement.
         const rows = this.#db
           .prepare(
-            `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
-             WHERE m.rowid IN (SELECT value FROM json_each(?))`,
+            `SELECT ${MEMORY_COLUMNS},
+               (SELECT p.id FROM memories p WHERE p.user_id = m.user_id AND p.app_id = m.app_id
+                  AND (p.created_at, p.id) < (m.created_at, m.id) ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS prev_id,
+               (SELECT n.id FROM memories n WHERE n.user_id = m.user_id AND n.app_id = m.app_id
+                  AND (n.created_at, n.id) > (m.created_at, m.id) ORDER BY n.created_at ASC, n.id ASC LIMIT 1) AS next_id
+             FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value JOIN apps a ON a.id = m.app_id`,
           )
-          .all(JSON.stringify(rowids)) as MemoryRow[];
-        const prev = this.#db.prepare(
-          `SELECT id FROM memories WHERE user_id = ? AND app_id = ? AND (created_at, id) < (?, ?)
-           ORDER BY created_at DESC, id DESC LIMIT 1`,
+          .all(JSON.stringify([...cosine.keys()])) as Array<MemoryRow & { prev_id: string | null; next_id: string | null }>;
+        return rows.map(
+          (row): Candidate => ({ memory: toMemory(row), cosine: cosine.get(row.rowid) ?? 0, prevId: row.prev_id, nextId: row.next_id }),
         );
-        const next = this.#db.prepare(
-          `SELECT id FROM memories WHERE user_id = ? AND app_id = ? AND (created_at, id) > (?, ?)
-           ORDER BY created_at ASC, id ASC LIMIT 1`,
-        );
-        return rows.map((row): Candidate => {
-          const args = [row.user_id, row.app_id, row.created_at, row.id] as const;
-          return {
-            memory: toMemory(row),
-            cosine: cosine.get(row.rowid) ?? 0,
-            prevId: (prev.get(...args) as { id: string } | undefined)?.id ?? null,
-            nextId: (next.get(...args) as { id: string } | undefined)?.id ?? null,
-          };
-        });
       })(),
     );
   }
