@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { TokenBucketRateLimiter, type RateLimiter } from '../core/rate-limit.js';
 import type { Logger } from '../core/logger.js';
 import type { MemoryStore } from '../core/store.js';
@@ -45,6 +46,14 @@ export async function openBackend(config: StorageConfig, logger?: Logger): Promi
     location: config.dbPath,
     rateLimiter: (perMinute) => new TokenBucketRateLimiter({ perMinute }),
   };
+}
+
+/**
+ * For commands that work on what is there (export, reembed): a SQLite file that does not exist is a mistake to
+ * report, not a new empty database to create.
+ */
+export function sqliteFileMissing(config: StorageConfig): boolean {
+  return config.databaseUrl === undefined && !existsSync(config.dbPath);
 }
 
 /** For the SQLite-only maintenance commands: a clear refusal on Postgres. */

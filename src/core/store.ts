@@ -84,6 +84,20 @@ export interface MemoryPage {
   next: string | null;
 }
 
+/** What `scanMemories` visits: every memory, or one user's. */
+export interface MemoryScan {
+  /** Only this user's memories; every user's when undefined. */
+  userId?: string | undefined;
+  /** Memories per page. */
+  pageSize: number;
+}
+
+export interface ScanPage {
+  memories: MemoryRecord[];
+  /** How many memories the whole scan visits, counted in the same snapshot as the pages. */
+  total: number;
+}
+
 export interface StoreCapabilities {
   /** One writer at a time (SQLite): callers need not expect concurrent write throughput. */
   singleWriter: boolean;
@@ -128,6 +142,13 @@ export interface MemoryStore {
    * id `after` (null: from the first); `next` is the id to pass for the following page, null after the last one.
    */
   exportMemories(after: string | null, limit: number): Promise<MemoryPage>;
+  /**
+   * `agent-memory export`: every memory (of one user, when named), oldest first: by createdAt, then by id compared
+   * byte-wise, so the order is the same on every backend. The pages come from one read snapshot, consistent while
+   * others keep writing; each is handed to `onPage`, which is awaited before the next one is read (back-pressure)
+   * and whose error ends the scan. Returns how many memories were visited.
+   */
+  scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number>;
 
   // Idempotency
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined>;

@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
-import type { IdempotencyClaim, MemoryStore, NewMemory } from '../../src/core/store.js';
+import type { IdempotencyClaim, MemoryScan, MemoryStore, NewMemory } from '../../src/core/store.js';
+import type { MemoryRecord } from '../../src/core/types.js';
 
 export interface OpenedStore {
   store: MemoryStore;
@@ -53,6 +54,15 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     async function texts(userId: string): Promise<string[]> {
       const { items } = await store.listMemories({ userId, scope: { appId: null }, offset: 0, limit: 100 });
       return items.map((m) => m.text).sort();
+    }
+
+    async function collect(scan: MemoryScan): Promise<MemoryRecord[]> {
+      const out: MemoryRecord[] = [];
+      await store.scanMemories(scan, (page) => {
+        out.push(...page.memories);
+        return Promise.resolve();
+      });
+      return out;
     }
 
     async function recallAll(userId: string, terms: string[], embedding = [1, 0, 0, 0]) {
@@ -242,6 +252,49 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         expect(m.embedding).toBeInstanceOf(Float32Array);
       }
       expect(await store.exportMemories(sorted[6]!.id, 3)).toEqual({ memories: [], next: null });
+    });
+
+    it('scans every memory oldest first (createdAt, then id), page by page, with the total and the app slug', async () => {
+      const other = await store.ensureApp('other');
+      const at = (day: number) => `2022-0${day}-01T00:00:00.000Z`;
+      // Inserted out of order, across users and apps, with a tie on createdAt that the id settles.
+      const all = [
+        { ...memory('u2', 'third', [1, 0, 0, 0], 0, other.id), createdAt: at(3) },
+        { ...memory('u1', 'first', [1, 0, 0, 0]), createdAt: at(1) },
+        { ...memory('u1', 'tie a', [1, 0, 0, 0]), createdAt: at(2) },
+        { ...memory('u2', 'tie b', [1, 0, 0, 0]), createdAt: at(2) },
+        { ...memory('u1', 'last', [1, 0, 0, 0], 0, other.id), createdAt: at(4) },
+      ];
+      await store.insertMemories(all);
+      const expected = [...all].sort((p, q) => (p.createdAt < q.createdAt ? -1 : p.createdAt > q.createdAt ? 1 : p.id < q.id ? -1 : 1));
+      const pages: Array<{ ids: string[]; total: number }> = [];
+      const seen = await store.scanMemories({ pageSize: 2 }, async (page) => {
+        pages.push({ ids: page.memories.map((m) => m.id), total: page.total });
+        await Promise.resolve();
+      });
+      expect(seen).toBe(5);
+      expect(pages.map((p) => p.ids.length)).toEqual([2, 2, 1]);
+      expect(pages.every((p) => p.total === 5)).toBe(true);
+      expect(pages.flatMap((p) => p.ids)).toEqual(expected.map((m) => m.id));
+
+      const mine: string[] = [];
+      const n = await store.scanMemories({ userId: 'u1', pageSize: 10 }, async (page) => {
+        expect(page.total).toBe(3);
+        mine.push(...page.memories.map((m) => `${m.text}@${m.app.slug}`));
+        await Promise.resolve();
+      });
+      expect(n).toBe(3);
+      expect(mine).toEqual(['first@default', 'tie a@default', 'last@other']);
+      const [one] = await collect({ userId: 'u2', pageSize: 1 });
+      expect(one).toEqual(await store.getMemory({ kind: 'id', value: all[3]!.id }, { appId: null }));
+      expect(await store.scanMemories({ userId: 'nobody', pageSize: 10 }, () => Promise.reject(new Error('no page')))).toBe(0);
+    });
+
+    it('ends a scan on the error of its page handler, and serves as before afterwards', async () => {
+      await store.insertMemories([1, 2, 3].map((i) => memory('u1', `m${i}`, [1, 0, 0, 0], i)));
+      await expect(store.scanMemories({ pageSize: 1 }, () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
+      await store.insertMemory(memory('u1', 'after', [1, 0, 0, 0], 9));
+      expect((await collect({ pageSize: 2 })).map((m) => m.text)).toEqual(['m1', 'm2', 'm3', 'after']);
     });
 
     // ---- Recall candidates ------------------------------------------------------------------------------------

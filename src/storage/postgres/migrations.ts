@@ -91,6 +91,15 @@ export const MIGRATIONS: readonly PgMigration[] = [
       );
     },
   },
+  {
+    version: 2,
+    name: 'oldest-first index',
+    async up(client) {
+      // `agent-memory export` reads every user's memories oldest first, a page at a time: without this index each
+      // page would sort the whole table.
+      await ddl(client, 'CREATE INDEX memories_created ON memories (created_at, id)');
+    },
+  },
 ];
 
 /**

@@ -10,9 +10,11 @@ import type {
   InsertOutcome,
   ListQuery,
   MemoryPage,
+  MemoryScan,
   MemoryStore,
   ModelRecord,
   NewMemory,
+  ScanPage,
   StoreCapabilities,
 } from '../../core/store.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
@@ -34,6 +36,7 @@ import {
   type KeyRow,
   type MemoryRow,
 } from './rows.js';
+import { scanMemories } from './scan.js';
 import { Params, scopeFilter } from './sql.js';
 import { ensureVectorIndex, pgvectorVersion, readModelRecord, vectorLiteral } from './vector-index.js';
 
@@ -377,6 +380,10 @@ export class PgStore implements MemoryStore {
       });
       return { memories, next: rows.length < limit ? null : (rows[rows.length - 1]?.id ?? null) };
     });
+  }
+
+  scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
+    return this.#run(() => scanMemories(this.#pool, scan, onPage));
   }
 
   // ---- Idempotency --------------------------------------------------------------------------------------------
