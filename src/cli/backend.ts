@@ -16,7 +16,7 @@ export interface StorageConfig {
 /** The opened storage backend: the store, and how shared state (the rate limit) is kept for it. */
 export interface Backend {
   store: MemoryStore;
-  /** The SQLite store when that is the backend, for SQLite-only maintenance (backup, reembed). */
+  /** The SQLite store when that is the backend, for SQLite-only maintenance (backup). */
   sqlite: SqliteStore | undefined;
   /** Where the data lives, safe to print: a file path, or the URL with its password masked. */
   location: string;
@@ -56,7 +56,7 @@ export function sqliteFileMissing(config: StorageConfig): boolean {
   return config.databaseUrl === undefined && !existsSync(config.dbPath);
 }
 
-/** For the SQLite-only maintenance commands: a clear refusal on Postgres. */
+/** For the SQLite-only maintenance command (backup): a clear refusal on Postgres. */
 export function requireSqlite(config: Pick<StorageConfig, 'databaseUrl'>, command: string, instead: string): void {
   if (config.databaseUrl !== undefined) {
     throw new ConfigError(`\`agent-memory ${command}\` works on the SQLite file; for PostgreSQL use ${instead}.`);

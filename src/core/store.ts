@@ -98,6 +98,19 @@ export interface ScanPage {
   total: number;
 }
 
+/** The new vectors of `agent-memory reembed` (core/reembed.ts), handed to `replaceEmbeddings`. */
+export interface EmbeddingSwap {
+  /** The model the new vectors were made with. */
+  model: ModelRecord;
+  /** Unit-length vectors of `model.dimension`, by memory id, made beforehand outside any transaction. */
+  vectors: ReadonlyMap<string, Float32Array>;
+  /**
+   * Embeds the memories that `vectors` lacks (stored after it was made), in order. Called at most once, inside the
+   * swap while writes wait, so that nothing stored meanwhile is left without a vector of the new model.
+   */
+  embedMissing(memories: ReadonlyArray<{ id: string; text: string }>): Promise<Float32Array[]>;
+}
+
 export interface StoreCapabilities {
   /** One writer at a time (SQLite): callers need not expect concurrent write throughput. */
   singleWriter: boolean;
@@ -168,6 +181,13 @@ export interface MemoryStore {
    * (MemoryError 'unavailable') a database whose vectors were made with another model.
    */
   useModel(model: ModelRecord): Promise<void>;
+  /**
+   * `agent-memory reembed`'s swap, in one transaction: the vector index of the new dimension, every memory's new
+   * vector (`embedMissing` supplies those the map lacks) and the model record replace the old ones. Writes wait
+   * meanwhile; a failure or a crash leaves the previous model and vectors as they were. Afterwards `useModel`
+   * refuses the previous model. Returns how many memories got a vector.
+   */
+  replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }>;
 
   /** True when the database answers. */
   ping(): Promise<boolean>;

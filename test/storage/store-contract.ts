@@ -487,6 +487,79 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await store.countKeys()).toBe(1);
     });
 
+    // ---- Reembed's swap ----------------------------------------------------------------------------------------
+
+    const NEXT = { model: 'next-vectors', dimension: 6 };
+
+    /** A vector of the next model: 6 dimensions, distinct per text. */
+    function nextVector(text: string): Float32Array {
+      const codes = [...text].map((c) => c.charCodeAt(0));
+      return unit(Array.from({ length: NEXT.dimension }, (_, i) => 1 + ((codes[i % codes.length] ?? 0) % 7) + i));
+    }
+
+    it('swaps in vectors of another model and dimension, embedding what was stored since, in one go', async () => {
+      const stored = [memory('u1', 'alpha', [1, 0, 0, 0], 1), memory('u1', 'beta', [0, 1, 0, 0], 2), memory('u2', 'gamma', [0, 0, 1, 0], 3)];
+      await store.insertMemories(stored);
+      const vectors = new Map(stored.slice(0, 2).map((m) => [m.id, nextVector(m.text)]));
+      vectors.set(newMemoryId(), nextVector('a memory deleted meanwhile'));
+      const asked: Array<{ id: string; text: string }> = [];
+      const { memories } = await store.replaceEmbeddings({
+        model: NEXT,
+        vectors,
+        embedMissing(missing) {
+          asked.push(...missing);
+          return Promise.resolve(missing.map((m) => nextVector(m.text)));
+        },
+      });
+      expect(memories).toBe(3);
+      expect(asked).toEqual([{ id: stored[2]!.id, text: 'gamma' }]);
+      expect(await store.getModel()).toEqual(NEXT);
+      // A node still on the old model is refused; one on the new model is welcome.
+      await expect(store.useModel(MODEL)).rejects.toThrow(/reembed/);
+      await store.useModel(NEXT);
+      const exported = await store.exportMemories(null, 10);
+      for (const m of exported.memories) expect(Array.from(m.embedding)).toEqual(Array.from(nextVector(m.text)));
+      const found = await store.recallCandidates({
+        userId: 'u1',
+        scope: { appId: null },
+        embedding: nextVector('beta'),
+        terms: ['alpha'],
+        vectorK: 1,
+        textK: 5,
+      });
+      const byText = new Map(found.map((c) => [c.memory.text, c]));
+      expect(byText.get('beta')?.cosine).toBeCloseTo(1, 5);
+      expect(byText.get('alpha')?.bm25).toBeGreaterThan(0);
+      // New memories take the new dimension only.
+      await store.insertMemory({ ...memory('u1', 'delta', [1, 0, 0, 0], 4), embedding: nextVector('delta') });
+      await expect(store.insertMemory(memory('u1', 'old size', [1, 0, 0, 0], 5))).rejects.toThrow();
+      expect(await store.countMemories()).toBe(4);
+    });
+
+    it('leaves the old model and vectors whole when the swap fails', async () => {
+      const stored = [memory('u1', 'alpha', [1, 0, 0, 0], 1), memory('u1', 'beta', [0, 1, 0, 0], 2)];
+      await store.insertMemories(stored);
+      const failures = [
+        // The model fails on what was stored meanwhile.
+        { vectors: new Map([[stored[0]!.id, nextVector('alpha')]]), embedMissing: () => Promise.reject(new Error('model crashed')) },
+        // A vector of the wrong dimension.
+        {
+          vectors: new Map(stored.map((m) => [m.id, m.text === 'beta' ? unit([1, 1, 1]) : nextVector(m.text)])),
+          embedMissing: () => Promise.resolve([]),
+        },
+      ];
+      for (const failure of failures) {
+        const before = await store.exportMemories(null, 10);
+        await expect(store.replaceEmbeddings({ model: NEXT, ...failure })).rejects.toThrow();
+        expect(await store.getModel()).toEqual(MODEL);
+        expect(await store.exportMemories(null, 10)).toEqual(before);
+        const found = await recallAll('u1', [], [0, 1, 0, 0]);
+        expect(found.find((c) => c.memory.text === 'beta')?.cosine).toBeCloseTo(1, 5);
+        await store.insertMemory(memory('u1', `still writable ${failures.indexOf(failure)}`, [1, 0, 0, 0], 9));
+      }
+      expect(await store.countMemories()).toBe(4);
+    });
+
     // ---- Model, health, lifecycle -------------------------------------------------------------------------------
 
     it('records the model and refuses another one', async () => {

@@ -5,6 +5,7 @@ import type {
   AppScope,
   Candidate,
   CandidateQuery,
+  EmbeddingSwap,
   IdempotencyClaim,
   IdempotencyRecord,
   InsertOutcome,
@@ -22,6 +23,7 @@ import { createPool, query, withClient, withTransaction, type PgConnectionOption
 import { translatePgError } from './errors.js';
 import { ensureSchema, migrate } from './migrations.js';
 import { recallCandidates } from './recall.js';
+import { replaceEmbeddings } from './reembed.js';
 import {
   APP_COLUMNS,
   KEY_COLUMNS,
@@ -466,6 +468,10 @@ export class PgStore implements MemoryStore {
 
   useModel(model: ModelRecord): Promise<void> {
     return this.#run(() => ensureVectorIndex(this.#pool, model));
+  }
+
+  replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
+    return this.#run(async () => ({ memories: await replaceEmbeddings(this.#pool, swap) }));
   }
 
   async ping(): Promise<boolean> {

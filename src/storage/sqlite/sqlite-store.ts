@@ -4,6 +4,7 @@ import type {
   AppScope,
   Candidate,
   CandidateQuery,
+  EmbeddingSwap,
   IdempotencyClaim,
   IdempotencyRecord,
   InsertOutcome,
@@ -19,6 +20,7 @@ import type {
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import { openDatabase, type SqliteDatabase } from './connection.js';
 import { migrate } from './migrations.js';
+import { replaceEmbeddings } from './reembed.js';
 import { KEY_COLUMNS, MEMORY_COLUMNS, toApp, toKey, toMemory, type AppRow, type KeyRow, type MemoryRow } from './rows.js';
 import { scanMemories } from './scan.js';
 import { ensureVectorIndex, readModelRecord } from './vector-index.js';
@@ -518,6 +520,10 @@ export class SqliteStore implements MemoryStore {
 
   useModel(model: ModelRecord): Promise<void> {
     return this.#run(() => ensureVectorIndex(this.#db, model));
+  }
+
+  async replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
+    return { memories: await this.#hold((db) => replaceEmbeddings(db, swap), { reader: false }) };
   }
 
   #hasVectorIndex(): boolean {

@@ -147,6 +147,54 @@ describe('PgStore across nodes', () => {
   });
 });
 
+describe("PgStore: reembed's swap", () => {
+  const NEXT = { model: 'next-vectors', dimension: 6 };
+
+  async function vectorColumn(store: PgStore): Promise<{ type: string; hnsw: number; staging: number }> {
+    const { rows } = await query<{ type: string; hnsw: string; staging: string }>(
+      store.pool,
+      `SELECT format_type(atttypid, atttypmod) AS type,
+              (SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'memories_embedding_hnsw') AS hnsw,
+              (SELECT count(*) FROM pg_class WHERE relname = 'reembed_vectors') AS staging
+       FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding' AND NOT attisdropped`,
+    );
+    return { type: rows[0]?.type ?? 'none', hnsw: Number(rows[0]?.hnsw), staging: Number(rows[0]?.staging) };
+  }
+
+  it('replaces the column and its HNSW index, and every node on the old model is refused afterwards', async () => {
+    const [store, node] = await nodes(2);
+    await store!.useModel(MODEL);
+    await node!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    const stored = [memory(app.id, 'u', 'one', [1, 0, 0, 0], 1), memory(app.id, 'u', 'two', [0, 1, 0, 0], 2)];
+    await store!.insertMemories(stored);
+    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+
+    const swapped = store!.replaceEmbeddings({
+      model: NEXT,
+      vectors: new Map(stored.map((m) => [m.id, unit([1, 2, 3, 4, 5, 6])])),
+      embedMissing: () => Promise.reject(new Error('not expected')),
+    });
+    await expect(swapped.then(() => vectorColumn(store!))).resolves.toEqual({ type: 'vector(6)', hnsw: 1, staging: 0 });
+    expect(await node!.getModel()).toEqual(NEXT);
+    await expect(node!.useModel(MODEL)).rejects.toThrow(/built with the embedding model "next-vectors"/);
+    await closeAll([store!, node!]);
+  });
+
+  it('keeps the column, its index and the model when the swap fails, and drops what it staged', async () => {
+    const [store] = await nodes(1);
+    await store!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    await store!.insertMemory(memory(app.id, 'u', 'one', [1, 0, 0, 0]));
+    await expect(
+      store!.replaceEmbeddings({ model: NEXT, vectors: new Map(), embedMissing: () => Promise.reject(new Error('model crashed')) }),
+    ).rejects.toThrow('model crashed');
+    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+    expect(await store!.getModel()).toEqual(MODEL);
+    await store!.close();
+  });
+});
+
 describe('PgStore specifics', () => {
   it('refuses what PostgreSQL cannot store (NUL in text, year 0) as validation errors, and ignores NUL in terms', async () => {
     const [store] = await nodes(1);

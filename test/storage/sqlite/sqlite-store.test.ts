@@ -81,4 +81,19 @@ describe('SqliteStore', () => {
     expect(await store.countMemories()).toBe(5);
   });
 
+  it("answers busy while reembed's swap holds the connection, and serves again after it", async () => {
+    await store.insertMemory(memory('u1', 'late', [1, 0, 0, 0]));
+    let during: unknown;
+    await store.replaceEmbeddings({
+      model: { model: 'next', dimension: 2 },
+      vectors: new Map(),
+      embedMissing: async (missing) => {
+        during = await store.countMemories().catch((error: unknown) => error);
+        return missing.map(() => unit([1, 1]));
+      },
+    });
+    expect(during).toMatchObject({ code: 'unavailable', retryAfterSeconds: 1 });
+    expect(await store.countMemories()).toBe(1);
+    expect(counts()).toEqual({ memories: 1, vectors: 1, words: 1 });
+  });
 });
