@@ -36,7 +36,7 @@ export async function openBackend(config: StorageConfig, logger?: Logger): Promi
       store,
       sqlite: undefined,
       location: maskDatabaseUrl(url),
-      rateLimiter: (perMinute) => new PgRateLimiter(store.pool, { perMinute }),
+      rateLimiter: (perMinute) => new PgRateLimiter(store.pool, { perMinute, ...(logger ? { logger } : {}) }),
     };
   }
   const store = SqliteStore.open({ path: config.dbPath });

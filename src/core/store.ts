@@ -165,6 +165,11 @@ export interface MemoryStore {
 
   // Idempotency
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined>;
+  /**
+   * Deletes at most `limit` claims made before `before` (expired ones, which a new claim would replace anyway);
+   * returns how many went. Bounded, so that housekeeping never holds the database for long.
+   */
+  pruneIdempotency(before: string, limit: number): Promise<number>;
 
   // API keys
   createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord>;

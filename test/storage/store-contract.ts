@@ -444,6 +444,22 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await texts('u1')).toEqual(['new', 'old', 'older']);
     });
 
+    it('prunes expired claims in bounded batches and keeps the live ones', async () => {
+      for (const key of ['old-1', 'old-2', 'old-3']) await store.insertMemory(memory('u1', key, [1, 0, 0, 0]), claim(key));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const cutoff = new Date().toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.insertMemory(memory('u1', 'live', [1, 0, 0, 0]), claim('live'));
+      const since = '2000-01-01T00:00:00.000Z';
+      expect(await store.pruneIdempotency(cutoff, 2)).toBe(2);
+      expect(await store.pruneIdempotency(cutoff, 2)).toBe(1);
+      expect(await store.pruneIdempotency(cutoff, 2)).toBe(0);
+      for (const key of ['old-1', 'old-2', 'old-3']) expect(await store.findIdempotency('key_test', key, since)).toBeUndefined();
+      expect(await store.findIdempotency('key_test', 'live', since)).toMatchObject({ requestHash: 'h1' });
+      // The memories stay: only the claims expire.
+      expect(await store.countMemories()).toBe(4);
+    });
+
     // ---- API keys -----------------------------------------------------------------------------------------------
 
     it('creates, finds, lists, counts and revokes API keys', async () => {

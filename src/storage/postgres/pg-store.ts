@@ -410,6 +410,21 @@ export class PgStore implements MemoryStore {
     });
   }
 
+  pruneIdempotency(before: string, limit: number): Promise<number> {
+    return this.#run(async () => {
+      // SKIP LOCKED: nodes pruning at once share the rows out instead of queueing on each other's locks. Rows are
+      // named by their key, not by ctid, so the statement also runs on a table distributed by key.
+      const result = await query(
+        this.#pool,
+        `DELETE FROM idempotency_keys k
+         USING (SELECT key_id, key FROM idempotency_keys WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED) old
+         WHERE k.key_id = old.key_id AND k.key = old.key`,
+        [before, limit],
+      );
+      return result.rowCount ?? 0;
+    });
+  }
+
   // ---- API keys -----------------------------------------------------------------------------------------------
 
   createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord> {

@@ -469,6 +469,15 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
+  pruneIdempotency(before: string, limit: number): Promise<number> {
+    return this.#run(
+      () =>
+        this.#db
+          .prepare('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)')
+          .run(before, limit).changes,
+    );
+  }
+
   // ---- API keys -----------------------------------------------------------------------------------------------
 
   createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord> {

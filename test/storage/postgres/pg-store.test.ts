@@ -3,7 +3,7 @@
  * store contract, then what only a networked, multi-node backend has: migrations and model checks across nodes,
  * races between nodes, the HNSW path, the BM25 scale, outages and the shared rate limiter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
 import type { NewMemory } from '../../../src/core/store.js';
@@ -397,6 +397,27 @@ describe('PgRateLimiter', () => {
     expect((await limiter.take('key_t'))?.allowed).toBe(true);
     now += 60_000;
     expect((await limiter.take('key_t'))?.remaining).toBe(1);
+  });
+
+  it('prunes buckets idle long enough to be full again, in bounded batches, and keeps the others', async () => {
+    const own = await openPgStore(db.url, { schema: db.newSchema() });
+    let now = Date.UTC(2024, 5, 1);
+    // 60 a minute with a burst of 60: an empty bucket is full again after 60 s.
+    const limiter = new PgRateLimiter(own.pool, { perMinute: 60, burst: 60, now: () => now });
+    for (const key of ['key_a', 'key_b', 'key_c']) await limiter.take(key);
+    now += 30_000;
+    await limiter.take('key_recent');
+    now += 30_500;
+    const keys = async () => (await query<{ key_id: string }>(own.pool, 'SELECT key_id FROM rate_buckets ORDER BY key_id')).rows.map((r) => r.key_id);
+    expect(await limiter.prune(2)).toBe(2);
+    expect(await limiter.prune(2)).toBe(1);
+    expect(await keys()).toEqual(['key_recent']);
+    // Requests prune by themselves, at most once a minute, in the background: the one that pokes is answered as usual.
+    now += 60_000;
+    await limiter.take('key_new');
+    expect((await limiter.take('key_new'))?.remaining).toBe(58);
+    await vi.waitFor(async () => expect(await keys()).toEqual(['key_new']));
+    await own.close();
   });
 
   it('is off at 0 per minute, and unavailable when the database is', async () => {
