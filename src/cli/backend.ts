@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { TokenBucketRateLimiter, type RateLimiter } from '../core/rate-limit.js';
 import type { Logger } from '../core/logger.js';
 import type { MemoryStore } from '../core/store.js';
@@ -15,7 +16,7 @@ export interface StorageConfig {
 /** The opened storage backend: the store, and how shared state (the rate limit) is kept for it. */
 export interface Backend {
   store: MemoryStore;
-  /** The SQLite store when that is the backend, for SQLite-only maintenance (backup, reembed). */
+  /** The SQLite store when that is the backend, for SQLite-only maintenance (backup). */
   sqlite: SqliteStore | undefined;
   /** Where the data lives, safe to print: a file path, or the URL with its password masked. */
   location: string;
@@ -35,7 +36,7 @@ export async function openBackend(config: StorageConfig, logger?: Logger): Promi
       store,
       sqlite: undefined,
       location: maskDatabaseUrl(url),
-      rateLimiter: (perMinute) => new PgRateLimiter(store.pool, { perMinute }),
+      rateLimiter: (perMinute) => new PgRateLimiter(store.pool, { perMinute, ...(logger ? { logger } : {}) }),
     };
   }
   const store = SqliteStore.open({ path: config.dbPath });
@@ -47,7 +48,15 @@ export async function openBackend(config: StorageConfig, logger?: Logger): Promi
   };
 }
 
-/** For the SQLite-only maintenance commands: a clear refusal on Postgres. */
+/**
+ * For commands that work on what is there (export, reembed): a SQLite file that does not exist is a mistake to
+ * report, not a new empty database to create.
+ */
+export function sqliteFileMissing(config: StorageConfig): boolean {
+  return config.databaseUrl === undefined && !existsSync(config.dbPath);
+}
+
+/** For the SQLite-only maintenance command (backup): a clear refusal on Postgres. */
 export function requireSqlite(config: Pick<StorageConfig, 'databaseUrl'>, command: string, instead: string): void {
   if (config.databaseUrl !== undefined) {
     throw new ConfigError(`\`agent-memory ${command}\` works on the SQLite file; for PostgreSQL use ${instead}.`);

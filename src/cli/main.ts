@@ -19,7 +19,7 @@ Usage:
   agent-memory keys create [--app SLUG] [--name LABEL]
   agent-memory keys list
   agent-memory keys revoke KEY_ID
-  agent-memory backup PATH
+  agent-memory backup PATH   an online copy of the SQLite file (on PostgreSQL use pg_dump)
   agent-memory reembed [--model NAME]   rebuild every vector after changing the embedding model
   agent-memory import FILE.jsonl [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
                      resumable (re-run skips what is in), bad lines reported and skipped (--strict: refuse the file)

@@ -39,7 +39,7 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger): Prom
     return info;
   });
   const embeddings = new EmbeddingState(embedder, modelReady);
-  const service = new MemoryService({ store, embeddings, ranker: new HybridRanker() });
+  const service = new MemoryService({ store, embeddings, ranker: new HybridRanker(), ...(logger ? { logger } : {}) });
   let closed = false;
   return {
     service,

@@ -3,8 +3,10 @@ import { searchCandidates } from './candidates.js';
 import { canonicalJson } from './canonical-json.js';
 import type { EmbeddingState } from './embedding-state.js';
 import { MemoryError } from './errors.js';
+import { Chore, pruneInBatches } from './housekeeping.js';
 import { isUuid, newMemoryId, newUuid, parseMemoryRef, type MemoryRef } from './ids.js';
 import { DEFAULT_APP_SLUG, LIMITS } from './limits.js';
+import { silentLogger, type Logger } from './logger.js';
 import type { Ranker } from './ranking/types.js';
 import {
   forgetAllInputSchema,
@@ -48,6 +50,8 @@ export interface MemoryServiceDeps {
   embeddings: EmbeddingState;
   ranker: Ranker;
   now?: () => Date;
+  /** For housekeeping's failures (pruning expired Idempotency-Key claims); silent by default. */
+  logger?: Logger;
 }
 
 function toListItem(memory: MemoryRecord): ListItem {
@@ -63,12 +67,23 @@ export class MemoryService {
   readonly embeddings: EmbeddingState;
   readonly #ranker: Ranker;
   readonly #now: () => Date;
+  readonly #pruneIdempotency: Chore;
 
   constructor(deps: MemoryServiceDeps) {
     this.storage = deps.store;
     this.embeddings = deps.embeddings;
     this.#ranker = deps.ranker;
     this.#now = deps.now ?? (() => new Date());
+    this.#pruneIdempotency = new Chore(() => pruneInBatches((limit) => this.storage.pruneIdempotency(this.#notBefore(), limit)), {
+      name: 'idempotency pruning',
+      logger: deps.logger ?? silentLogger,
+      now: () => this.#now().getTime(),
+    });
+  }
+
+  /** Idempotency-Key claims made before this have expired. */
+  #notBefore(): string {
+    return new Date(this.#now().getTime() - LIMITS.idempotencyTtlMs).toISOString();
   }
 
   // ---- Apps and scopes ----------------------------------------------------------------------------------------
@@ -112,9 +127,11 @@ export class MemoryService {
       options.idempotencyKey === undefined ? undefined : parseIdempotencyKey(options.idempotencyKey);
     const ownerKey = caller.keyId ?? 'local';
     const requestHash = createHash('sha256').update(canonicalJson(input)).digest('hex');
-    const notBefore = new Date(this.#now().getTime() - LIMITS.idempotencyTtlMs).toISOString();
+    const notBefore = this.#notBefore();
 
     if (idempotencyKey !== undefined) {
+      // Claims are made here only, so expired ones are pruned from here (in the background, at most once a minute).
+      this.#pruneIdempotency.poke();
       // A retry is answered before any model work.
       const earlier = await this.storage.findIdempotency(ownerKey, idempotencyKey, notBefore);
       if (earlier) return replay(earlier.requestHash, requestHash, earlier.response);

@@ -101,6 +101,33 @@ export interface MemoryPage {
   next: string | null;
 }
 
+/** What `scanMemories` visits: every memory, or one user's. */
+export interface MemoryScan {
+  /** Only this user's memories; every user's when undefined. */
+  userId?: string | undefined;
+  /** Memories per page. */
+  pageSize: number;
+}
+
+export interface ScanPage {
+  memories: MemoryRecord[];
+  /** How many memories the whole scan visits, counted in the same snapshot as the pages. */
+  total: number;
+}
+
+/** The new vectors of `agent-memory reembed` (core/reembed.ts), handed to `replaceEmbeddings`. */
+export interface EmbeddingSwap {
+  /** The model the new vectors were made with. */
+  model: ModelRecord;
+  /** Unit-length vectors of `model.dimension`, by memory id, made beforehand outside any transaction. */
+  vectors: ReadonlyMap<string, Float32Array>;
+  /**
+   * Embeds the memories that `vectors` lacks (stored after it was made), in order. Called at most once, inside the
+   * swap while writes wait, so that nothing stored meanwhile is left without a vector of the new model.
+   */
+  embedMissing(memories: ReadonlyArray<{ id: string; text: string }>): Promise<Float32Array[]>;
+}
+
 export interface StoreCapabilities {
   /** One writer at a time (SQLite): callers need not expect concurrent write throughput. */
   singleWriter: boolean;
@@ -147,9 +174,21 @@ export interface MemoryStore {
    * id `after` (null: from the first); `next` is the id to pass for the following page, null after the last one.
    */
   exportMemories(after: string | null, limit: number): Promise<MemoryPage>;
+  /**
+   * `agent-memory export`: every memory (of one user, when named), oldest first: by createdAt, then by id compared
+   * byte-wise, so the order is the same on every backend. The pages come from one read snapshot, consistent while
+   * others keep writing; each is handed to `onPage`, which is awaited before the next one is read (back-pressure)
+   * and whose error ends the scan. Returns how many memories were visited.
+   */
+  scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number>;
 
   // Idempotency
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined>;
+  /**
+   * Deletes at most `limit` claims made before `before` (expired ones, which a new claim would replace anyway);
+   * returns how many went. Bounded, so that housekeeping never holds the database for long.
+   */
+  pruneIdempotency(before: string, limit: number): Promise<number>;
 
   // API keys
   createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord>;
@@ -166,6 +205,13 @@ export interface MemoryStore {
    * (MemoryError 'unavailable') a database whose vectors were made with another model.
    */
   useModel(model: ModelRecord): Promise<void>;
+  /**
+   * `agent-memory reembed`'s swap, in one transaction: the vector index of the new dimension, every memory's new
+   * vector (`embedMissing` supplies those the map lacks) and the model record replace the old ones. Writes wait
+   * meanwhile; a failure or a crash leaves the previous model and vectors as they were. Afterwards `useModel`
+   * refuses the previous model. Returns how many memories got a vector.
+   */
+  replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }>;
 
   /** True when the database answers. */
   ping(): Promise<boolean>;

@@ -1,23 +1,25 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyStore } from '../../src/cli/commands/copy.js';
 import { exportJsonl } from '../../src/cli/commands/export.js';
 import { importJsonl, type ImportTarget } from '../../src/cli/commands/import.js';
 import { main } from '../../src/cli/main.js';
 import { createProgress } from '../../src/cli/progress.js';
+import { newUuid } from '../../src/core/ids.js';
+import type { MemoryStore } from '../../src/core/store.js';
+import { openPgStore } from '../../src/storage/postgres/index.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { hashVector } from '../helpers/memories.js';
+import { useTestDatabase } from '../helpers/postgres.js';
 
 const DIM = 16;
 
-/** A stand-in model: a unit vector from the text's hash, so tests run without loading USE-lite. */
+/** A stand-in model, so tests run without loading USE-lite. */
 function fakeVector(text: string): Float32Array {
-  const h = createHash('sha256').update(text).digest();
-  const v = Float32Array.from({ length: DIM }, (_, i) => ((h[i] as number) - 127.5) / 128);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
+  return hashVector(text, DIM);
 }
 
 let dir: string;
@@ -41,14 +43,29 @@ function writeLines(name: string, lines: readonly (string | object)[]): string {
   return path;
 }
 
-async function exportAll(db = store.database): Promise<string[]> {
+async function exportAll(from: MemoryStore = store, userId?: string): Promise<string[]> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
-  await exportJsonl(db, out);
+  await exportJsonl(from, out, { userId });
   out.end();
   return Buffer.concat(chunks).toString('utf8').split('\n').filter((l) => l.length > 0);
 }
+
+type BackendKind = 'sqlite' | 'postgres';
+const pg = useTestDatabase();
+const opened: MemoryStore[] = [];
+
+/** A new empty store on either backend, with the fake model declared; closed after the test. */
+async function freshStore(kind: BackendKind): Promise<MemoryStore> {
+  const fresh = kind === 'sqlite' ? SqliteStore.open({ path: join(dir, `${newUuid()}.db`) }) : await openPgStore(pg().url, { schema: pg().newSchema() });
+  opened.push(fresh);
+  await fresh.useModel({ model: 'fake', dimension: DIM });
+  return fresh;
+}
+
+const fakeTarget = (into: MemoryStore): ImportTarget => ({ store: into, embed: (texts) => Promise.resolve(texts.map(fakeVector)) });
+
 
 const count = () => (store.database.prepare('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
 
@@ -60,32 +77,42 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await store.close();
+  for (const other of opened.splice(0)) await other.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('import and export', () => {
+const ROUND_TRIP_INPUT = [
+  { userId: 'alice', text: 'Alice likes green tea.', createdAt: '2024-03-01T10:00:00.000Z' },
+  { userId: 'alice', text: 'Alice moved to Lyon.', appId: 'travel', metadata: { source: 'chat', tags: ['move'] }, createdAt: '2024-03-02T10:00:00.000Z' },
+  { userId: 'bob', text: 'Bob has a cat named Miso.', id: 'crm-42', createdAt: '2024-03-03T09:00:00+01:00' },
+  { userId: 'bob', text: 'Bob has a cat named Miso.', createdAt: '2024-03-03T09:00:00.000Z' },
+];
+
+const ROUND_TRIP_OUTPUT = [
+  { userId: 'alice', text: 'Alice likes green tea.', appId: 'default', metadata: {}, createdAt: '2024-03-01T10:00:00.000Z' },
+  { userId: 'alice', text: 'Alice moved to Lyon.', appId: 'travel', metadata: { source: 'chat', tags: ['move'] }, createdAt: '2024-03-02T10:00:00.000Z' },
+  { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: { externalId: 'crm-42' }, createdAt: '2024-03-03T08:00:00.000Z', id: 'crm-42' },
+  { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: {}, createdAt: '2024-03-03T09:00:00.000Z' },
+];
+
+describe.each<BackendKind>(['sqlite', 'postgres'])('import and export on %s', (kind) => {
   it('round-trips: export writes exactly what import reads', async () => {
-    const input = [
-      { userId: 'alice', text: 'Alice likes green tea.', createdAt: '2024-03-01T10:00:00.000Z' },
-      { userId: 'alice', text: 'Alice moved to Lyon.', appId: 'travel', metadata: { source: 'chat', tags: ['move'] }, createdAt: '2024-03-02T10:00:00.000Z' },
-      { userId: 'bob', text: 'Bob has a cat named Miso.', id: 'crm-42', createdAt: '2024-03-03T09:00:00+01:00' },
-      { userId: 'bob', text: 'Bob has a cat named Miso.', createdAt: '2024-03-03T09:00:00.000Z' },
-    ];
-    const file = writeLines('in.jsonl', input);
-    const result = await importJsonl(target(), file, { batchSize: 3 });
+    const into = await freshStore(kind);
+    const file = writeLines('in.jsonl', ROUND_TRIP_INPUT);
+    const calls: number[] = [];
+    const result = await importJsonl(
+      { store: into, embed: (texts) => (calls.push(texts.length), Promise.resolve(texts.map(fakeVector))) },
+      file,
+      { batchSize: 3 },
+    );
     expect(result).toMatchObject({ lines: 4, imported: 4, present: 0, invalid: 0 });
     // One embedding call per batch.
-    expect(embedCalls.map((c) => c.length)).toEqual([3, 1]);
+    expect(calls).toEqual([3, 1]);
 
-    const exported = await exportAll();
-    expect(exported.map((l) => JSON.parse(l))).toEqual([
-      { userId: 'alice', text: 'Alice likes green tea.', appId: 'default', metadata: {}, createdAt: '2024-03-01T10:00:00.000Z' },
-      { userId: 'alice', text: 'Alice moved to Lyon.', appId: 'travel', metadata: { source: 'chat', tags: ['move'] }, createdAt: '2024-03-02T10:00:00.000Z' },
-      { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: { externalId: 'crm-42' }, createdAt: '2024-03-03T08:00:00.000Z', id: 'crm-42' },
-      { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: {}, createdAt: '2024-03-03T09:00:00.000Z' },
-    ]);
+    const exported = await exportAll(into);
+    expect(exported.map((l) => JSON.parse(l))).toEqual(ROUND_TRIP_OUTPUT);
     // The vectors are the model's, and recall finds the imported memories.
-    const found = await store.recallCandidates({
+    const found = await into.recallCandidates({
       userId: 'alice',
       scope: { appId: null },
       embedding: fakeVector('Alice moved to Lyon.'),
@@ -94,16 +121,63 @@ describe('import and export', () => {
     });
     expect(found[0]?.memory.text).toBe('Alice moved to Lyon.');
     expect(found[0]?.cosine).toBeCloseTo(1, 5);
+    // One user's memories only, still oldest first.
+    expect(await exportAll(into, 'bob')).toEqual(exported.slice(2));
+    expect(await exportAll(into, 'nobody')).toEqual([]);
 
     // The export imports into a fresh database as the same lines.
-    const copy = SqliteStore.open({ path: join(dir, 'copy.db') });
-    await copy.useModel({ model: 'fake', dimension: DIM });
-    const again = await importJsonl({ store: copy, embed: async (t) => t.map(fakeVector) }, writeLines('out.jsonl', exported));
+    await into.close();
+    const copy = await freshStore(kind);
+    const again = await importJsonl(fakeTarget(copy), writeLines('out.jsonl', exported));
     expect(again.imported).toBe(4);
-    expect(await exportAll(copy.database)).toEqual(exported);
-    await copy.close();
+    expect(await exportAll(copy)).toEqual(exported);
   });
+});
 
+describe('export across backends', () => {
+  it('gives the same lines from PostgreSQL as from SQLite, oldest first, and orders ties alike', async () => {
+    const sqlite = await freshStore('sqlite');
+    const postgres = await freshStore('postgres');
+    // (PGlite serves every connection from one session, whose search_path the last schema opened sets: the tests
+    // here keep one PostgreSQL schema open at a time.)
+    // Out of time order in the file, across users and apps.
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      userId: `u${i % 3}`,
+      text: `fact ${i}`,
+      createdAt: `2024-0${1 + (i % 5)}-01T00:${String(i).padStart(2, '0')}:00.000Z`,
+      ...(i % 4 === 0 ? { appId: 'other' } : {}),
+    }));
+    const file = writeLines('many.jsonl', [...ROUND_TRIP_INPUT, ...many]);
+    await importJsonl(fakeTarget(sqlite), file);
+    const fromSqlite = await exportAll(sqlite);
+    expect(fromSqlite).toHaveLength(34);
+    // SQLite's export imported into PostgreSQL exports as the very same lines.
+    await importJsonl(fakeTarget(postgres), writeLines('from-sqlite.jsonl', fromSqlite));
+    expect(await exportAll(postgres)).toEqual(fromSqlite);
+    await postgres.close();
+    const created = fromSqlite.map((l) => (JSON.parse(l) as { createdAt: string }).createdAt);
+    expect(created).toEqual([...created].sort());
+    // Memories of one instant (an import without createdAt) are ordered by id: an import assigns new ids, so only
+    // the same memories, ids included (as `copy` moves them), are scanned in the very same order on both backends.
+    const instant = Array.from({ length: 12 }, (_, i) => ({ userId: `u${i % 2}`, text: `same time ${i}`, createdAt: '2024-01-01T00:00:00.000Z' }));
+    await importJsonl(fakeTarget(sqlite), writeLines('instant.jsonl', instant));
+    const copied = await freshStore('postgres');
+    await copyStore(sqlite, copied);
+    const order = async (from: MemoryStore): Promise<string[]> => {
+      const ids: string[] = [];
+      await from.scanMemories({ pageSize: 7 }, (page) => {
+        ids.push(...page.memories.map((m) => m.id));
+        return Promise.resolve();
+      });
+      return ids;
+    };
+    const sqliteOrder = await order(sqlite);
+    expect(sqliteOrder).toHaveLength(46);
+    expect(await order(copied)).toEqual(sqliteOrder);
+  });
+});
+
+describe('import and export', () => {
   it('resumes after a crash without duplicates, embedding only what is missing', async () => {
     const lines = Array.from({ length: 10 }, (_, i) => ({ userId: `u${i % 2}`, text: `fact number ${i}` }));
     // Two identical lines: both are memories, on the first run and on the resume.
@@ -214,6 +288,32 @@ describe('progress', () => {
   });
 });
 
+describe('agent-memory export on PostgreSQL (CLI)', () => {
+  // A server of its own: the CLI works in the public schema, which the other tests' schemas would shadow.
+  const own = useTestDatabase();
+
+  it('exports with --database-url to a file, or one user, leaving no temporary file', async () => {
+    const shared = await openPgStore(own().url);
+    opened.push(shared);
+    await shared.useModel({ model: 'fake', dimension: DIM });
+    await importJsonl(fakeTarget(shared), writeLines('in.jsonl', ROUND_TRIP_INPUT));
+    const notices: string[] = [];
+    const out = { print: (l: string) => notices.push(l), notice: (l: string) => notices.push(l) };
+    const read = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+
+    const all = join(dir, 'pg.jsonl');
+    expect(await main(['export', all, '--database-url', own().url], out)).toBe(0);
+    expect(read(all)).toEqual(ROUND_TRIP_OUTPUT);
+    const bob = join(dir, 'bob.jsonl');
+    expect(await main(['export', bob, '--database-url', own().url, '--user-id', 'bob'], out)).toBe(0);
+    expect(read(bob)).toEqual(ROUND_TRIP_OUTPUT.slice(2));
+    expect(notices.join('\n')).toMatch(/Exported 4 memories to .*pg\.jsonl/);
+    expect(notices.join('\n')).toMatch(/Exported 2 memories of user "bob"/);
+    expect(await main(['export', all, '--database-url', own().url], out)).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
+  });
+});
+
 describe('agent-memory import / export (CLI, real model)', () => {
   it('imports with the embedding model and exports to a file', async () => {
     const db = join(dir, 'cli.db');
@@ -232,8 +332,9 @@ describe('agent-memory import / export (CLI, real model)', () => {
     const exported = join(dir, 'out.jsonl');
     expect(await main(['export', exported, '--db', db], out)).toBe(0);
     const lines = readFileSync(exported, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string; metadata: unknown });
-    expect(lines.map((l) => l.text)).toEqual(['Carol plays the cello in a quartet.', 'Carol is allergic to peanuts.']);
-    expect(lines[1]?.metadata).toEqual({ source: 'intake' });
+    // Imported in the same millisecond (no createdAt): oldest first leaves their order to their random ids.
+    expect(lines.map((l) => l.text).sort()).toEqual(['Carol is allergic to peanuts.', 'Carol plays the cello in a quartet.']);
+    expect(lines.find((l) => l.text.includes('peanuts'))?.metadata).toEqual({ source: 'intake' });
     // Never overwrites; running the same import again stores nothing (and the bad line is still reported).
     expect(await main(['export', exported, '--db', db], out)).toBe(1);
     expect(existsSync(`${exported}.partial`)).toBe(false);

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface TestDatabase {
   /** `postgres://` URL of the server (through a TcpProxy: see `proxy`). */
@@ -59,6 +60,24 @@ export async function startTestDatabase(): Promise<TestDatabase> {
       await proxy.close();
       await server?.close();
     },
+  };
+}
+
+/**
+ * A test database of the suite's (or describe block's) own: started before its tests, closed after them. The
+ * returned function gives it to the tests.
+ */
+export function useTestDatabase(): () => TestDatabase {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await startTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => {
+    if (database === undefined) throw new Error('The test database is not started yet.');
+    return database;
   };
 }
 

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import { searchCandidates } from '../../src/core/candidates.js';
-import type { AppScope, IdempotencyClaim, MemoryStore, NewMemory } from '../../src/core/store.js';
+import type { AppScope, IdempotencyClaim, MemoryScan, MemoryStore, NewMemory } from '../../src/core/store.js';
+import type { MemoryRecord } from '../../src/core/types.js';
 
 export interface OpenedStore {
   store: MemoryStore;
@@ -54,6 +55,15 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     async function texts(userId: string): Promise<string[]> {
       const { items } = await store.listMemories({ userId, scope: { appId: null }, offset: 0, limit: 100 });
       return items.map((m) => m.text).sort();
+    }
+
+    async function collect(scan: MemoryScan): Promise<MemoryRecord[]> {
+      const out: MemoryRecord[] = [];
+      await store.scanMemories(scan, (page) => {
+        out.push(...page.memories);
+        return Promise.resolve();
+      });
+      return out;
     }
 
     /** Both sides of the search, as recall runs them. */
@@ -257,6 +267,49 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await store.exportMemories(sorted[6]!.id, 3)).toEqual({ memories: [], next: null });
     });
 
+    it('scans every memory oldest first (createdAt, then id), page by page, with the total and the app slug', async () => {
+      const other = await store.ensureApp('other');
+      const at = (day: number) => `2022-0${day}-01T00:00:00.000Z`;
+      // Inserted out of order, across users and apps, with a tie on createdAt that the id settles.
+      const all = [
+        { ...memory('u2', 'third', [1, 0, 0, 0], 0, other.id), createdAt: at(3) },
+        { ...memory('u1', 'first', [1, 0, 0, 0]), createdAt: at(1) },
+        { ...memory('u1', 'tie a', [1, 0, 0, 0]), createdAt: at(2) },
+        { ...memory('u2', 'tie b', [1, 0, 0, 0]), createdAt: at(2) },
+        { ...memory('u1', 'last', [1, 0, 0, 0], 0, other.id), createdAt: at(4) },
+      ];
+      await store.insertMemories(all);
+      const expected = [...all].sort((p, q) => (p.createdAt < q.createdAt ? -1 : p.createdAt > q.createdAt ? 1 : p.id < q.id ? -1 : 1));
+      const pages: Array<{ ids: string[]; total: number }> = [];
+      const seen = await store.scanMemories({ pageSize: 2 }, async (page) => {
+        pages.push({ ids: page.memories.map((m) => m.id), total: page.total });
+        await Promise.resolve();
+      });
+      expect(seen).toBe(5);
+      expect(pages.map((p) => p.ids.length)).toEqual([2, 2, 1]);
+      expect(pages.every((p) => p.total === 5)).toBe(true);
+      expect(pages.flatMap((p) => p.ids)).toEqual(expected.map((m) => m.id));
+
+      const mine: string[] = [];
+      const n = await store.scanMemories({ userId: 'u1', pageSize: 10 }, async (page) => {
+        expect(page.total).toBe(3);
+        mine.push(...page.memories.map((m) => `${m.text}@${m.app.slug}`));
+        await Promise.resolve();
+      });
+      expect(n).toBe(3);
+      expect(mine).toEqual(['first@default', 'tie a@default', 'last@other']);
+      const [one] = await collect({ userId: 'u2', pageSize: 1 });
+      expect(one).toEqual(await store.getMemory({ kind: 'id', value: all[3]!.id }, { appId: null }));
+      expect(await store.scanMemories({ userId: 'nobody', pageSize: 10 }, () => Promise.reject(new Error('no page')))).toBe(0);
+    });
+
+    it('ends a scan on the error of its page handler, and serves as before afterwards', async () => {
+      await store.insertMemories([1, 2, 3].map((i) => memory('u1', `m${i}`, [1, 0, 0, 0], i)));
+      await expect(store.scanMemories({ pageSize: 1 }, () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
+      await store.insertMemory(memory('u1', 'after', [1, 0, 0, 0], 9));
+      expect((await collect({ pageSize: 2 })).map((m) => m.text)).toEqual(['m1', 'm2', 'm3', 'after']);
+    });
+
     // ---- Recall candidates ------------------------------------------------------------------------------------
 
     it("finds candidates by vector and by words within one user's memories only", async () => {
@@ -394,6 +447,22 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await texts('u1')).toEqual(['new', 'old', 'older']);
     });
 
+    it('prunes expired claims in bounded batches and keeps the live ones', async () => {
+      for (const key of ['old-1', 'old-2', 'old-3']) await store.insertMemory(memory('u1', key, [1, 0, 0, 0]), claim(key));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const cutoff = new Date().toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.insertMemory(memory('u1', 'live', [1, 0, 0, 0]), claim('live'));
+      const since = '2000-01-01T00:00:00.000Z';
+      expect(await store.pruneIdempotency(cutoff, 2)).toBe(2);
+      expect(await store.pruneIdempotency(cutoff, 2)).toBe(1);
+      expect(await store.pruneIdempotency(cutoff, 2)).toBe(0);
+      for (const key of ['old-1', 'old-2', 'old-3']) expect(await store.findIdempotency('key_test', key, since)).toBeUndefined();
+      expect(await store.findIdempotency('key_test', 'live', since)).toMatchObject({ requestHash: 'h1' });
+      // The memories stay: only the claims expire.
+      expect(await store.countMemories()).toBe(4);
+    });
+
     // ---- API keys -----------------------------------------------------------------------------------------------
 
     it('creates, finds, lists, counts and revokes API keys', async () => {
@@ -435,6 +504,81 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect((await store.findKeyByHash('b'.repeat(64)))?.revokedAt).toBe('2024-02-01T00:00:00.000Z');
       expect(await store.revokeKey('key_CCCCCCCCCCCC', '2024-02-01T00:00:00.000Z')).toBe(false);
       expect(await store.countKeys()).toBe(1);
+    });
+
+    // ---- Reembed's swap ----------------------------------------------------------------------------------------
+
+    const NEXT = { model: 'next-vectors', dimension: 6 };
+
+    /** A vector of the next model: 6 dimensions, distinct per text. */
+    function nextVector(text: string): Float32Array {
+      const codes = [...text].map((c) => c.charCodeAt(0));
+      return unit(Array.from({ length: NEXT.dimension }, (_, i) => 1 + ((codes[i % codes.length] ?? 0) % 7) + i));
+    }
+
+    it('swaps in vectors of another model and dimension, embedding what was stored since, in one go', async () => {
+      const stored = [memory('u1', 'alpha', [1, 0, 0, 0], 1), memory('u1', 'beta', [0, 1, 0, 0], 2), memory('u2', 'gamma', [0, 0, 1, 0], 3)];
+      await store.insertMemories(stored);
+      const vectors = new Map(stored.slice(0, 2).map((m) => [m.id, nextVector(m.text)]));
+      vectors.set(newMemoryId(), nextVector('a memory deleted meanwhile'));
+      const asked: Array<{ id: string; text: string }> = [];
+      const { memories } = await store.replaceEmbeddings({
+        model: NEXT,
+        vectors,
+        embedMissing(missing) {
+          asked.push(...missing);
+          return Promise.resolve(missing.map((m) => nextVector(m.text)));
+        },
+      });
+      expect(memories).toBe(3);
+      expect(asked).toEqual([{ id: stored[2]!.id, text: 'gamma' }]);
+      expect(await store.getModel()).toEqual(NEXT);
+      // A node still on the old model is refused; one on the new model is welcome.
+      await expect(store.useModel(MODEL)).rejects.toThrow(/reembed/);
+      await store.useModel(NEXT);
+      const exported = await store.exportMemories(null, 10);
+      for (const m of exported.memories) expect(Array.from(m.embedding)).toEqual(Array.from(nextVector(m.text)));
+      const [alpha] = await store.findWordMatches({ userId: 'u1', scope: { appId: null }, terms: ['alpha'], perTerm: 5 });
+      expect(alpha?.ids).toHaveLength(1);
+      const found = await store.recallCandidates({
+        userId: 'u1',
+        scope: { appId: null },
+        embedding: nextVector('beta'),
+        vectorK: 1,
+        alsoIds: alpha?.ids ?? [],
+      });
+      const byText = new Map(found.map((c) => [c.memory.text, c]));
+      expect(byText.get('beta')?.cosine).toBeCloseTo(1, 5);
+      const [a, b] = [nextVector('alpha'), nextVector('beta')];
+      expect(byText.get('alpha')?.cosine).toBeCloseTo(a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0), 5);
+      // New memories take the new dimension only.
+      await store.insertMemory({ ...memory('u1', 'delta', [1, 0, 0, 0], 4), embedding: nextVector('delta') });
+      await expect(store.insertMemory(memory('u1', 'old size', [1, 0, 0, 0], 5))).rejects.toThrow();
+      expect(await store.countMemories()).toBe(4);
+    });
+
+    it('leaves the old model and vectors whole when the swap fails', async () => {
+      const stored = [memory('u1', 'alpha', [1, 0, 0, 0], 1), memory('u1', 'beta', [0, 1, 0, 0], 2)];
+      await store.insertMemories(stored);
+      const failures = [
+        // The model fails on what was stored meanwhile.
+        { vectors: new Map([[stored[0]!.id, nextVector('alpha')]]), embedMissing: () => Promise.reject(new Error('model crashed')) },
+        // A vector of the wrong dimension.
+        {
+          vectors: new Map(stored.map((m) => [m.id, m.text === 'beta' ? unit([1, 1, 1]) : nextVector(m.text)])),
+          embedMissing: () => Promise.resolve([]),
+        },
+      ];
+      for (const failure of failures) {
+        const before = await store.exportMemories(null, 10);
+        await expect(store.replaceEmbeddings({ model: NEXT, ...failure })).rejects.toThrow();
+        expect(await store.getModel()).toEqual(MODEL);
+        expect(await store.exportMemories(null, 10)).toEqual(before);
+        const found = await search('u1', [], { embedding: [0, 1, 0, 0] });
+        expect(found.find((c) => c.memory.text === 'beta')?.cosine).toBeCloseTo(1, 5);
+        await store.insertMemory(memory('u1', `still writable ${failures.indexOf(failure)}`, [1, 0, 0, 0], 9));
+      }
+      expect(await store.countMemories()).toBe(4);
     });
 
     // ---- Model, health, lifecycle -------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ export async function copyStore(source: MemoryStore, target: MemoryStore, option
       `The target's vectors were made with the embedding model ${describeModel(targetModel)}, the source's with ` +
         `${describeModel(model)}. copy moves vectors as they are, without re-embedding, so both must use the same ` +
         'model: copy into an empty database, or first run `agent-memory reembed --model ' +
-        `${targetModel.model}\` on (a copy of) the SQLite source.`,
+        `${targetModel.model}\` on (a copy of) the source.`,
     );
   }
   if (model !== undefined) await target.useModel(model);

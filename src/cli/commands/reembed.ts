@@ -1,31 +1,35 @@
+import { reembed } from '../../core/reembed.js';
 import { createEmbedder } from '../../embeddings/index.js';
-import { reembed } from '../../storage/sqlite/reembed.js';
+import { sqliteFileMissing } from '../backend.js';
 import type { RuntimeConfig } from '../config.js';
 import type { Output } from '../output.js';
-import { SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { requireSqlite } from '../backend.js';
+import { createProgress, formatCount } from '../progress.js';
+import { openStoreOnly } from '../runtime.js';
 
-/** `agent-memory reembed --model NAME`: rebuilds every vector with the configured model. */
+/**
+ * `agent-memory reembed --model NAME`: rebuilds every vector with the configured model, on SQLite or PostgreSQL
+ * (core/reembed.ts). Nodes still running the old model are refused at their next start.
+ */
 export async function reembedCommand(config: RuntimeConfig, out: Output): Promise<number> {
-  requireSqlite(config, 'reembed', '`agent-memory copy` into a new SQLite file, reembed there, and copy back');
-  const store = SqliteStore.open({ path: config.dbPath });
+  if (sqliteFileMissing(config)) {
+    out.notice(`agent-memory reembed: no database at ${config.dbPath}.`);
+    return 1;
+  }
+  const store = await openStoreOnly(config);
   const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir });
+  const progress = createProgress({ label: 'reembed' });
   try {
-    const started = Date.now();
-    let lastReport = 0;
-    const result = await reembed(store.database, embedder, {
-      onProgress: ({ done, total }) => {
-        if (Date.now() - lastReport < 1000 && done < total) return;
-        lastReport = Date.now();
-        out.notice(`re-embedding: ${done}/${total}`);
-      },
-    });
+    const started = performance.now();
+    const result = await reembed(store, embedder, { onProgress: (p) => progress.update(p) });
+    progress.done();
     out.notice(
-      `Re-embedded ${result.memories} memories with "${result.to}" (${result.dimension} dimensions)` +
-        `${result.from ? `, replacing "${result.from}"` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      `Re-embedded ${formatCount(result.memories)} memories with "${result.to}" (${result.dimension} dimensions)` +
+        `${result.from ? `, replacing "${result.from}"` : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+        `${result.late > 0 ? ` (${formatCount(result.late)} stored meanwhile were embedded in the swap)` : ''}.`,
     );
     return 0;
   } finally {
+    progress.done();
     await embedder.close();
     await store.close();
   }

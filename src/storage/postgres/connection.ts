@@ -127,19 +127,30 @@ export interface TransactionMode {
 
 /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
 export function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, mode: TransactionMode = {}): Promise<T> {
-  return withClient(pool, async (client, discard) => {
-    await client.query(`BEGIN ISOLATION LEVEL ${mode.isolation ?? 'READ COMMITTED'}${mode.readOnly ? ' READ ONLY' : ''}`);
-    try {
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      // A dead connection cannot roll back; the server does it when the connection closes. A connection that
-      // cannot roll back is in an unknown state: discard it rather than hand it to the next request.
-      if (!isConnectionBroken(error)) await client.query('ROLLBACK').catch(discard);
-      throw error;
-    }
-  });
+  return withClient(pool, (client, discard) => inTransaction(client, discard, () => fn(client), mode));
+}
+
+/**
+ * One transaction on a connection already checked out (by withClient, whose `discard` it takes), for work that
+ * also runs outside the transaction on the same session.
+ */
+export async function inTransaction<T>(
+  client: PoolClient,
+  discard: (error: Error) => void,
+  fn: () => Promise<T>,
+  mode: TransactionMode = {},
+): Promise<T> {
+  await client.query(`BEGIN ISOLATION LEVEL ${mode.isolation ?? 'READ COMMITTED'}${mode.readOnly ? ' READ ONLY' : ''}`);
+  try {
+    const result = await fn();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A dead connection cannot roll back; the server does it when the connection closes. A connection that
+    // cannot roll back is in an unknown state: discard it rather than hand it to the next request.
+    if (!isConnectionBroken(error)) await client.query('ROLLBACK').catch(discard);
+    throw error;
+  }
 }
 
 /** One statement on a pooled connection. */

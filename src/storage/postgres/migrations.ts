@@ -1,4 +1,4 @@
-import type { QueryConfig } from 'pg';
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { MemoryError } from '../../core/errors.js';
 import { assertSchemaName, withTransaction, type Pool, type PoolClient } from './connection.js';
 
@@ -91,6 +91,15 @@ export const MIGRATIONS: readonly PgMigration[] = [
       );
     },
   },
+  {
+    version: 2,
+    name: 'oldest-first index',
+    async up(client) {
+      // `agent-memory export` reads every user's memories oldest first, a page at a time: without this index each
+      // page would sort the whole table.
+      await ddl(client, 'CREATE INDEX memories_created ON memories (created_at, id)');
+    },
+  },
 ];
 
 /**
@@ -133,11 +142,16 @@ export const MODEL_LOCK = 2;
  */
 export const DDL_TIMEOUT_MS = 10 * 60_000;
 
-/** One DDL statement (or lock wait) with the long timeout. */
-export async function ddl(client: PoolClient, text: string, values: unknown[] = []): Promise<void> {
+/** One statement with the long timeout (after lockForDdl, which sets the server's side of it). */
+export function longQuery<R extends QueryResultRow>(client: PoolClient, text: string, values: unknown[] = []): Promise<QueryResult<R>> {
   // pg reads a per-query query_timeout (client.js) that @types/pg does not declare.
   const config: QueryConfig & { query_timeout: number } = { text, values, query_timeout: DDL_TIMEOUT_MS };
-  await client.query(config);
+  return client.query<R>(config);
+}
+
+/** One DDL statement (or lock wait) with the long timeout. */
+export async function ddl(client: PoolClient, text: string, values: unknown[] = []): Promise<void> {
+  await longQuery(client, text, values);
 }
 
 /** Starts a DDL transaction's work: the long server-side timeout, then the advisory lock `purpose`. */

@@ -1,3 +1,5 @@
+import { Chore, pruneInBatches } from '../../core/housekeeping.js';
+import { silentLogger, type Logger } from '../../core/logger.js';
 import type { RateDecision, RateLimiter } from '../../core/rate-limit.js';
 import { query, type Pool } from './connection.js';
 import { translatePgError } from './errors.js';
@@ -7,6 +9,8 @@ export interface PgRateLimiterOptions {
   burst?: number;
   /** Milliseconds since the epoch; default: the database's clock, which every node shares. */
   now?: () => number;
+  /** For the failures of pruning idle buckets; silent by default. */
+  logger?: Logger;
 }
 
 interface BucketRow {
@@ -26,12 +30,45 @@ export class PgRateLimiter implements RateLimiter {
   readonly #perMinute: number;
   readonly #burst: number;
   readonly #now: (() => number) | undefined;
+  readonly #pruning: Chore;
 
   constructor(pool: Pool, options: PgRateLimiterOptions) {
     this.#pool = pool;
     this.#perMinute = options.perMinute;
     this.#burst = Math.max(1, options.burst ?? options.perMinute);
     this.#now = options.now;
+    this.#pruning = new Chore(() => pruneInBatches((limit) => this.prune(limit)), {
+      name: 'rate bucket pruning',
+      logger: options.logger ?? silentLogger,
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
+
+  /**
+   * Deletes at most `limit` buckets idle long enough to have refilled completely: such a bucket says nothing that a
+   * missing one does not (the next request starts a full one), so the table keeps only keys in recent use. Its own
+   * statement, bounded, skipping rows that a request holds; a bucket touched meanwhile no longer matches and stays.
+   */
+  async prune(limit: number): Promise<number> {
+    if (this.#perMinute <= 0) return 0;
+    const refillSeconds = this.#burst / (this.#perMinute / 60);
+    const now = this.#now === undefined ? null : new Date(this.#now()).toISOString();
+    try {
+      const result = await query(
+        this.#pool,
+        `DELETE FROM rate_buckets b
+         USING (
+           SELECT key_id FROM rate_buckets
+           WHERE updated_at < COALESCE($1::timestamptz, statement_timestamp()) - make_interval(secs => $2::float8)
+           LIMIT $3 FOR UPDATE SKIP LOCKED
+         ) idle
+         WHERE b.key_id = idle.key_id`,
+        [now, refillSeconds, limit],
+      );
+      return result.rowCount ?? 0;
+    } catch (error) {
+      translatePgError(error);
+    }
   }
 
   async take(keyId: string): Promise<RateDecision | null> {
@@ -59,6 +96,7 @@ export class PgRateLimiter implements RateLimiter {
       translatePgError(error);
     }
     if (!row) throw new Error('The rate limit upsert returned no row.');
+    this.#pruning.poke();
     const perMs = this.#perMinute / 60_000;
     return {
       allowed: row.allowed,

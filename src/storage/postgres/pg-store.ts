@@ -5,14 +5,17 @@ import type {
   AppScope,
   Candidate,
   CandidateQuery,
+  EmbeddingSwap,
   IdempotencyClaim,
   IdempotencyRecord,
   InsertOutcome,
   ListQuery,
   MemoryPage,
+  MemoryScan,
   MemoryStore,
   ModelRecord,
   NewMemory,
+  ScanPage,
   StoreCapabilities,
   TermMatches,
   WordMatchQuery,
@@ -22,6 +25,7 @@ import { createPool, query, withClient, withTransaction, type PgConnectionOption
 import { translatePgError } from './errors.js';
 import { ensureSchema, migrate } from './migrations.js';
 import { recallCandidates } from './recall.js';
+import { replaceEmbeddings } from './reembed.js';
 import { findWordMatches } from './words.js';
 import {
   APP_COLUMNS,
@@ -37,6 +41,7 @@ import {
   type KeyRow,
   type MemoryRow,
 } from './rows.js';
+import { scanMemories } from './scan.js';
 import { Params, scopeFilter } from './sql.js';
 import { ensureVectorIndex, pgvectorVersion, readModelRecord, vectorLiteral } from './vector-index.js';
 
@@ -386,6 +391,10 @@ export class PgStore implements MemoryStore {
     });
   }
 
+  scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
+    return this.#run(() => scanMemories(this.#pool, scan, onPage));
+  }
+
   // ---- Idempotency --------------------------------------------------------------------------------------------
 
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined> {
@@ -405,6 +414,21 @@ export class PgStore implements MemoryStore {
         return undefined;
       }
       return toRecord(row);
+    });
+  }
+
+  pruneIdempotency(before: string, limit: number): Promise<number> {
+    return this.#run(async () => {
+      // SKIP LOCKED: nodes pruning at once share the rows out instead of queueing on each other's locks. Rows are
+      // named by their key, not by ctid, so the statement also runs on a table distributed by key.
+      const result = await query(
+        this.#pool,
+        `DELETE FROM idempotency_keys k
+         USING (SELECT key_id, key FROM idempotency_keys WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED) old
+         WHERE k.key_id = old.key_id AND k.key = old.key`,
+        [before, limit],
+      );
+      return result.rowCount ?? 0;
     });
   }
 
@@ -466,6 +490,10 @@ export class PgStore implements MemoryStore {
 
   useModel(model: ModelRecord): Promise<void> {
     return this.#run(() => ensureVectorIndex(this.#pool, model));
+  }
+
+  replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
+    return this.#run(async () => ({ memories: await replaceEmbeddings(this.#pool, swap) }));
   }
 
   async ping(): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { MemoryError } from '../../core/errors.js';
 import type { ModelRecord } from '../../core/store.js';
 import { query, withTransaction, type Pool, type PoolClient } from './connection.js';
-import { ddl, lockForDdl, MODEL_LOCK } from './migrations.js';
+import { ddl, lockForDdl, longQuery, MODEL_LOCK } from './migrations.js';
 
 /**
  * The embedding column of memories, `vector(dimension)`, and its HNSW index are created when the embedding model
@@ -26,16 +26,46 @@ export async function readModelRecord(client: PoolClient): Promise<ModelRecord |
   return { model, dimension: Number(dimension) };
 }
 
-async function createVectorColumn(client: PoolClient, dimension: number): Promise<void> {
+export function assertDimension(dimension: number): void {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > VECTOR_MAX_DIMENSION) {
     throw new Error(`Invalid embedding dimension ${dimension}.`);
   }
+}
+
+async function addVectorColumn(client: PoolClient, dimension: number): Promise<void> {
+  assertDimension(dimension);
   // Nullable: rows written before any model was declared (none in practice) keep the column addable.
   await ddl(client, `ALTER TABLE memories ADD COLUMN embedding vector(${dimension})`);
+}
+
+async function createHnswIndex(client: PoolClient, dimension: number): Promise<void> {
   if (dimension <= HNSW_MAX_DIMENSION) {
-    // Cosine, like the vectors (unit length) and like SQLite's index. Built on an empty table: instant.
+    // Cosine, like the vectors (unit length) and like SQLite's index.
     await ddl(client, 'CREATE INDEX memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops)');
   }
+}
+
+async function createVectorColumn(client: PoolClient, dimension: number): Promise<void> {
+  await addVectorColumn(client, dimension);
+  // Built on an empty table: instant.
+  await createHnswIndex(client, dimension);
+}
+
+/**
+ * Reembed's swap, in the caller's transaction (with lockForDdl's timeouts): the old column goes, with its HNSW
+ * index, before the new one is filled from `staging` (a table of id and vector), so that the rewritten rows carry no
+ * old vector; the index is built once the column is full (faster than growing it row by row); then the model is
+ * recorded. Every memory must have a row in `staging`. Returns how many memories got a vector.
+ */
+export async function replaceVectorColumn(client: PoolClient, model: ModelRecord, staging: string): Promise<number> {
+  await ddl(client, 'ALTER TABLE memories DROP COLUMN IF EXISTS embedding');
+  await addVectorColumn(client, model.dimension);
+  const filled = await longQuery(client, `UPDATE memories m SET embedding = s.embedding FROM ${staging} s WHERE s.id = m.id`);
+  const { rows } = await longQuery<{ id: string }>(client, 'SELECT id FROM memories WHERE embedding IS NULL LIMIT 1');
+  if (rows[0]) throw new Error(`No vector was made for the memory ${rows[0].id}.`);
+  await createHnswIndex(client, model.dimension);
+  await writeModelRecord(client, model);
+  return filled.rowCount ?? 0;
 }
 
 async function writeModelRecord(client: PoolClient, record: ModelRecord): Promise<void> {

@@ -78,6 +78,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'oldest-first index',
+    up(db) {
+      // `agent-memory export` reads every user's memories oldest first, a page at a time: without this index each
+      // page would sort the whole table.
+      db.exec('CREATE INDEX memories_created ON memories(created_at, id)');
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,76 +1,48 @@
-import type { Embedder } from '../../embeddings/types.js';
+import type { EmbeddingSwap } from '../../core/store.js';
 import type { SqliteDatabase } from './connection.js';
-import { readModelRecord, replaceVectorIndex } from './vector-index.js';
+import { replaceVectorIndex } from './vector-index.js';
 import { insertVectors } from './vector-search.js';
 
-export interface ReembedProgress {
-  done: number;
-  total: number;
-}
-
-export interface ReembedResult {
-  from: string | undefined;
-  to: string;
-  dimension: number;
-  memories: number;
-}
-
 /**
- * Rebuilds every vector with another model. The slow part, embedding, runs first and outside any transaction, so
- * the database stays readable and writable meanwhile; the swap (drop the old vector table, create one of the new
- * dimension, insert every vector, record the model) is one transaction, so a crash leaves the old model intact.
- * Memories stored while the vectors were being computed are embedded inside that transaction.
- * Holds one vector per memory in memory: about 2 KiB each at 512 dimensions.
+ * MemoryStore.replaceEmbeddings on SQLite: one IMMEDIATE transaction, held while the few memories stored since the
+ * vectors were made are embedded (other writers wait on the busy timeout meanwhile), then the vector tables are
+ * dropped, created anew for the new dimension and filled, and the model recorded. A failure anywhere rolls all of it
+ * back, so the previous model and vectors stay as they were.
  */
-export async function reembed(
-  db: SqliteDatabase,
-  embedder: Embedder,
-  options: { batchSize?: number; onProgress?: (p: ReembedProgress) => void } = {},
-): Promise<ReembedResult> {
-  const info = await embedder.ready();
-  const batchSize = options.batchSize ?? 64;
-  const previous = readModelRecord(db)?.model;
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
-  const page = db.prepare('SELECT rowid, text FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?');
-  const vectors = new Map<number, Float32Array>();
-
-  const embedAfter = async (after: number, report: boolean): Promise<number> => {
-    let last = after;
-    for (;;) {
-      const rows = page.all(last, batchSize) as Array<{ rowid: number; text: string }>;
-      if (rows.length === 0) return last;
-      const embedded = await embedder.embed(
-        rows.map((r) => r.text),
-        'document',
-      );
-      rows.forEach((row, i) => {
-        const vector = embedded[i];
-        if (!vector || vector.length !== info.dimension) throw new Error(`The model returned no vector for memory ${row.rowid}.`);
-        vectors.set(row.rowid, vector);
-      });
-      last = rows[rows.length - 1]?.rowid ?? last;
-      if (report) options.onProgress?.({ done: vectors.size, total });
-    }
-  };
-
-  const lastSeen = await embedAfter(0, true);
-  // Rows stored meanwhile: embed them now, then swap at once. Embedding is async, so this catches all but the
-  // writes of the last few milliseconds, which the check inside the transaction refuses rather than lose.
-  await embedAfter(lastSeen, false);
-
-  const insert = () => {
-    const rows = db.prepare('SELECT rowid, user_id, app_id FROM memories').all() as Array<{ rowid: number; user_id: string; app_id: string }>;
-    if (rows.some((r) => !vectors.has(r.rowid))) {
-      throw new Error('Memories were stored while re-embedding; stop the server and run reembed again.');
-    }
-    replaceVectorIndex(db, info);
+export async function replaceEmbeddings(db: SqliteDatabase, swap: EmbeddingSwap): Promise<number> {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const rows = db.prepare('SELECT rowid, id, user_id, app_id FROM memories ORDER BY rowid').all() as Array<{
+      rowid: number;
+      id: string;
+      user_id: string;
+      app_id: string;
+    }>;
+    const late = await embedMissing(db, swap, rows.filter((row) => !swap.vectors.has(row.id)).map((row) => row.id));
+    replaceVectorIndex(db, swap.model);
     insertVectors(
       db,
-      info.dimension,
-      rows.map((row) => ({ rowid: row.rowid, userId: row.user_id, appId: row.app_id, embedding: vectors.get(row.rowid) as Float32Array })),
+      swap.model.dimension,
+      rows.map((row) => {
+        const embedding = swap.vectors.get(row.id) ?? late.get(row.id);
+        if (!embedding) throw new Error(`No vector was made for the memory ${row.id}.`);
+        return { rowid: row.rowid, userId: row.user_id, appId: row.app_id, embedding };
+      }),
     );
+    db.exec('COMMIT');
     return rows.length;
-  };
-  const memories = db.transaction(insert).immediate();
-  return { from: previous, to: info.model, dimension: info.dimension, memories };
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+async function embedMissing(db: SqliteDatabase, swap: EmbeddingSwap, ids: string[]): Promise<Map<string, Float32Array>> {
+  if (ids.length === 0) return new Map();
+  const missing = db
+    .prepare('SELECT id, text FROM memories WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .all(JSON.stringify(ids)) as Array<{ id: string; text: string }>;
+  const vectors = await swap.embedMissing(missing);
+  if (vectors.length !== missing.length) throw new Error(`${missing.length} memories were to be embedded, ${vectors.length} vectors came back.`);
+  return new Map(missing.map((m, i) => [m.id, vectors[i] as Float32Array]));
 }

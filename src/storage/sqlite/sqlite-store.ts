@@ -4,14 +4,17 @@ import type {
   AppScope,
   Candidate,
   CandidateQuery,
+  EmbeddingSwap,
   IdempotencyClaim,
   IdempotencyRecord,
   InsertOutcome,
   ListQuery,
   MemoryPage,
+  MemoryScan,
   MemoryStore,
   ModelRecord,
   NewMemory,
+  ScanPage,
   StoreCapabilities,
   TermMatches,
   WordMatchQuery,
@@ -19,7 +22,9 @@ import type {
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import { openDatabase, type SqliteDatabase } from './connection.js';
 import { migrate } from './migrations.js';
+import { replaceEmbeddings } from './reembed.js';
 import { KEY_COLUMNS, MEMORY_COLUMNS, toApp, toKey, toMemory, type AppRow, type KeyRow, type MemoryRow } from './rows.js';
+import { scanMemories } from './scan.js';
 import { ensureVectorIndex, readModelRecord } from './vector-index.js';
 import { deleteVectors, insertVectors, searchVectors, VECTORS_TABLE, type VectorRow } from './vector-search.js';
 import { ownerToken, termQuery } from './words.js';
@@ -55,12 +60,16 @@ function vectorBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
+function busy(): MemoryError {
+  return new MemoryError('unavailable', 'The database is busy; retry shortly.', { retryAfterSeconds: 1 });
+}
+
 /** SQLite errors a client may meet under load become 503s; anything else stays an internal error. */
 function translate(error: unknown): never {
   if (error instanceof MemoryError) throw error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
-    throw new MemoryError('unavailable', 'The database is busy; retry shortly.', { retryAfterSeconds: 1, cause: error });
+    throw new MemoryError('unavailable', busy().message, { retryAfterSeconds: 1, cause: error });
   }
   if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' || code === 'SQLITE_READONLY') {
     throw new MemoryError('unavailable', 'The database cannot be written right now.', { retryAfterSeconds: 5, cause: error });
@@ -77,6 +86,8 @@ export class SqliteStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ singleWriter: true, backend: 'sqlite' });
   readonly #db: SqliteDatabase;
   #closed = false;
+  /** True while this connection holds a transaction across awaits (see #hold). */
+  #held = false;
 
   static open(options: SqliteStoreOptions): SqliteStore {
     const db = openDatabase(options.path);
@@ -100,6 +111,7 @@ export class SqliteStore implements MemoryStore {
 
   #run<T>(fn: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new MemoryError('unavailable', 'The store is closed.'));
+    if (this.#held) return Promise.reject(busy());
     try {
       return Promise.resolve(fn());
     } catch (error) {
@@ -108,6 +120,27 @@ export class SqliteStore implements MemoryStore {
       } catch (translated) {
         return Promise.reject(translated);
       }
+    }
+  }
+
+  /**
+   * Runs `fn`, which keeps a transaction open across awaits (a long export, reembed's swap). On this connection every
+   * other call is refused as busy meanwhile, since it would run inside that transaction; with `reader`, a read-only
+   * connection of its own serves it instead and this one stays free (not for an in-memory database: it has only one).
+   */
+  async #hold<T>(fn: (db: SqliteDatabase) => Promise<T>, options: { reader: boolean }): Promise<T> {
+    if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
+    if (this.#held) throw busy();
+    const own = options.reader && !this.#db.memory;
+    const db = own ? openDatabase(this.#db.name, { readonly: true }) : this.#db;
+    if (!own) this.#held = true;
+    try {
+      return await fn(db);
+    } catch (error) {
+      return translate(error);
+    } finally {
+      if (own) db.close();
+      else this.#held = false;
     }
   }
 
@@ -406,6 +439,10 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
+  scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
+    return this.#hold((db) => scanMemories(db, scan, onPage), { reader: true });
+  }
+
   // ---- Idempotency --------------------------------------------------------------------------------------------
 
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined> {
@@ -421,6 +458,15 @@ export class SqliteStore implements MemoryStore {
       }
       return { requestHash: row.request_hash, response: row.response, createdAt: row.created_at };
     });
+  }
+
+  pruneIdempotency(before: string, limit: number): Promise<number> {
+    return this.#run(
+      () =>
+        this.#db
+          .prepare('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)')
+          .run(before, limit).changes,
+    );
   }
 
   // ---- API keys -----------------------------------------------------------------------------------------------
@@ -474,6 +520,10 @@ export class SqliteStore implements MemoryStore {
 
   useModel(model: ModelRecord): Promise<void> {
     return this.#run(() => ensureVectorIndex(this.#db, model));
+  }
+
+  async replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
+    return { memories: await this.#hold((db) => replaceEmbeddings(db, swap), { reader: false }) };
   }
 
   #hasVectorIndex(): boolean {

@@ -3,7 +3,7 @@
  * store contract, then what only a networked, multi-node backend has: migrations and model checks across nodes,
  * races between nodes, the HNSW path, the BM25 scale, outages and the shared rate limiter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
 import type { NewMemory } from '../../../src/core/store.js';
@@ -144,6 +144,54 @@ describe('PgStore across nodes', () => {
     expect(outcomes.filter((o) => o.kind === 'created')).toHaveLength(1);
     expect(await b!.countMemories()).toBe(1);
     await closeAll([a!, b!]);
+  });
+});
+
+describe("PgStore: reembed's swap", () => {
+  const NEXT = { model: 'next-vectors', dimension: 6 };
+
+  async function vectorColumn(store: PgStore): Promise<{ type: string; hnsw: number; staging: number }> {
+    const { rows } = await query<{ type: string; hnsw: string; staging: string }>(
+      store.pool,
+      `SELECT format_type(atttypid, atttypmod) AS type,
+              (SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'memories_embedding_hnsw') AS hnsw,
+              (SELECT count(*) FROM pg_class WHERE relname = 'reembed_vectors') AS staging
+       FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding' AND NOT attisdropped`,
+    );
+    return { type: rows[0]?.type ?? 'none', hnsw: Number(rows[0]?.hnsw), staging: Number(rows[0]?.staging) };
+  }
+
+  it('replaces the column and its HNSW index, and every node on the old model is refused afterwards', async () => {
+    const [store, node] = await nodes(2);
+    await store!.useModel(MODEL);
+    await node!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    const stored = [memory(app.id, 'u', 'one', [1, 0, 0, 0], 1), memory(app.id, 'u', 'two', [0, 1, 0, 0], 2)];
+    await store!.insertMemories(stored);
+    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+
+    const swapped = store!.replaceEmbeddings({
+      model: NEXT,
+      vectors: new Map(stored.map((m) => [m.id, unit([1, 2, 3, 4, 5, 6])])),
+      embedMissing: () => Promise.reject(new Error('not expected')),
+    });
+    await expect(swapped.then(() => vectorColumn(store!))).resolves.toEqual({ type: 'vector(6)', hnsw: 1, staging: 0 });
+    expect(await node!.getModel()).toEqual(NEXT);
+    await expect(node!.useModel(MODEL)).rejects.toThrow(/built with the embedding model "next-vectors"/);
+    await closeAll([store!, node!]);
+  });
+
+  it('keeps the column, its index and the model when the swap fails, and drops what it staged', async () => {
+    const [store] = await nodes(1);
+    await store!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    await store!.insertMemory(memory(app.id, 'u', 'one', [1, 0, 0, 0]));
+    await expect(
+      store!.replaceEmbeddings({ model: NEXT, vectors: new Map(), embedMissing: () => Promise.reject(new Error('model crashed')) }),
+    ).rejects.toThrow('model crashed');
+    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+    expect(await store!.getModel()).toEqual(MODEL);
+    await store!.close();
   });
 });
 
@@ -332,6 +380,27 @@ describe('PgRateLimiter', () => {
     expect((await limiter.take('key_t'))?.allowed).toBe(true);
     now += 60_000;
     expect((await limiter.take('key_t'))?.remaining).toBe(1);
+  });
+
+  it('prunes buckets idle long enough to be full again, in bounded batches, and keeps the others', async () => {
+    const own = await openPgStore(db.url, { schema: db.newSchema() });
+    let now = Date.UTC(2024, 5, 1);
+    // 60 a minute with a burst of 60: an empty bucket is full again after 60 s.
+    const limiter = new PgRateLimiter(own.pool, { perMinute: 60, burst: 60, now: () => now });
+    for (const key of ['key_a', 'key_b', 'key_c']) await limiter.take(key);
+    now += 30_000;
+    await limiter.take('key_recent');
+    now += 30_500;
+    const keys = async () => (await query<{ key_id: string }>(own.pool, 'SELECT key_id FROM rate_buckets ORDER BY key_id')).rows.map((r) => r.key_id);
+    expect(await limiter.prune(2)).toBe(2);
+    expect(await limiter.prune(2)).toBe(1);
+    expect(await keys()).toEqual(['key_recent']);
+    // Requests prune by themselves, at most once a minute, in the background: the one that pokes is answered as usual.
+    now += 60_000;
+    await limiter.take('key_new');
+    expect((await limiter.take('key_new'))?.remaining).toBe(58);
+    await vi.waitFor(async () => expect(await keys()).toEqual(['key_new']));
+    await own.close();
   });
 
   it('is off at 0 per minute, and unavailable when the database is', async () => {

@@ -50,7 +50,7 @@ function counts(): { memories: number; vectors: number; words: number } {
 }
 
 // What every backend owes is in ../store-contract.ts; this file checks what only SQLite has: separate vector and
-// word tables that must move with the memory rows.
+// word tables that must move with the memory rows, and one connection that long transactions must not capture.
 describe('SqliteStore', () => {
   it('keeps memories, vectors and words together through insert and every delete', async () => {
     const a = memory('u1', 'likes hiking in the alps', [1, 0, 0, 0], 1);
@@ -64,5 +64,36 @@ describe('SqliteStore', () => {
     expect(counts()).toEqual({ memories: 1, vectors: 1, words: 1 });
     expect(await store.deleteMemories([{ kind: 'uuid', value: b.uuid }], { appId })).toBe(1);
     expect(counts()).toEqual({ memories: 0, vectors: 0, words: 0 });
+  });
+
+  it('scans one snapshot on a read connection of its own: writes meanwhile go through and are not seen', async () => {
+    await store.insertMemories([1, 2, 3].map((i) => memory('u1', `before ${i}`, [1, 0, 0, 0], i)));
+    const seen: string[] = [];
+    const totals: number[] = [];
+    await store.scanMemories({ pageSize: 2 }, async (page) => {
+      seen.push(...page.memories.map((m) => m.text));
+      totals.push(page.total);
+      // The store itself stays free: this write commits at once, after the snapshot was taken.
+      await store.insertMemory(memory('u1', `during ${seen.length}`, [1, 0, 0, 0], 10 + seen.length));
+    });
+    expect(seen).toEqual(['before 1', 'before 2', 'before 3']);
+    expect(totals).toEqual([3, 3]);
+    expect(await store.countMemories()).toBe(5);
+  });
+
+  it("answers busy while reembed's swap holds the connection, and serves again after it", async () => {
+    await store.insertMemory(memory('u1', 'late', [1, 0, 0, 0]));
+    let during: unknown;
+    await store.replaceEmbeddings({
+      model: { model: 'next', dimension: 2 },
+      vectors: new Map(),
+      embedMissing: async (missing) => {
+        during = await store.countMemories().catch((error: unknown) => error);
+        return missing.map(() => unit([1, 1]));
+      },
+    });
+    expect(during).toMatchObject({ code: 'unavailable', retryAfterSeconds: 1 });
+    expect(await store.countMemories()).toBe(1);
+    expect(counts()).toEqual({ memories: 1, vectors: 1, words: 1 });
   });
 });
