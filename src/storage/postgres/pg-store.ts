@@ -391,8 +391,20 @@ export class PgStore implements MemoryStore {
     });
   }
 
-  scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
-    return this.#run(() => scanMemories(this.#pool, scan, onPage));
+  async scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
+    // The handler's own failures (a full disk, a closed pipe: EPIPE) are the caller's, passed on as they are: taken
+    // for the driver's, they would be translated into "the database is unavailable".
+    let failed: { error: unknown } | undefined;
+    const handler = (page: ScanPage): Promise<void> =>
+      onPage(page).catch((error: unknown) => {
+        failed = { error };
+        throw new Error('The page handler failed.');
+      });
+    try {
+      return await this.#run(() => scanMemories(this.#pool, scan, handler));
+    } catch (error) {
+      throw failed ? failed.error : error;
+    }
   }
 
   // ---- Idempotency --------------------------------------------------------------------------------------------
