@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --quick] [--keep] [--out FILE] [--data DIR] [--no-peer] [--no-mcp] [--sizes N,N,...] [--multi-users N]`
+ * `npm run bench [-- --quick] [--keep] [--out FILE] [--data DIR] [--no-peer] [--no-mcp] [--sizes N,N,...] [--multi-users N]
+ *   [--database-url postgres://...]`
  *
  * Speed and scale of agent-memory, side by side with the reference MCP memory server, in one run: store latency
  * and throughput, bulk import, recall latency at 1,000 to 100,000 memories in one user and 1,000,000 over 1,000
@@ -12,6 +13,13 @@
  *
  * What depends on the storage backend (where a set lives, how it is built, opened and sized, the vector search
  * on its own) is behind tools/bench/backends.ts; everything else is shared.
+ *
+ * `--database-url` measures PostgreSQL instead of SQLite, with the same report (bench-results/latest-postgres.md).
+ * The database may hold other data: each set gets a schema of its own, `bench_<run>_<set>`, reached through the
+ * URL's `options=-c search_path=...`; nothing else is read or written, and the schemas are dropped at the end, also
+ * when the run fails (`--keep` keeps them). PGlite, which ignores startup options and serves every connection from
+ * one session, gets its session's search_path switched before each phase instead, and is flagged in the report as
+ * not representative of a real server. See tools/bench/postgres-backend.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -23,6 +31,7 @@ import { HybridRanker } from '../src/core/ranking/hybrid-ranker.js';
 import { MemoryService } from '../src/core/service.js';
 import { LOCAL_CALLER } from '../src/core/types.js';
 import { createEmbedder } from '../src/embeddings/index.js';
+import { maskDatabaseUrl } from '../src/storage/postgres/url.js';
 import type { BenchBackend } from './bench/backends.js';
 import { buildSet, vectorsByExternalId, type BuiltSet } from './bench/build.js';
 import {
@@ -41,6 +50,7 @@ import { loadData, setRows, type BenchQuery } from './bench/data.js';
 import { fileBytes } from './bench/files.js';
 import { parseOptions } from './bench/plan.js';
 import { render, type ExactCheck, type PeerRow, type RecallRow, type TimeSplit } from './bench/report.js';
+import { postgresBackend } from './bench/postgres-backend.js';
 import { sqliteBackend } from './bench/sqlite-backend.js';
 import { count, mean, mib, ms, rate, recallAt, seconds, summarize, type Summary } from './bench/stats.js';
 
@@ -64,7 +74,8 @@ function busiest(): string {
       .slice(0, 6)
       .map((l) => {
         const m = /^\s*([\d.]+)\s+(.*)$/.exec(l);
-        const args = (m?.[2] ?? l).replace(/\s+/g, ' ');
+        // The bench's own command line may carry a database URL with its password.
+        const args = (m?.[2] ?? l).replace(/\s+/g, ' ').replace(/postgres(ql)?:\/\/\S+/gi, (url) => maskDatabaseUrl(url));
         const short = args.replace(/\/[^\s]*\/(node_modules|bin)\//g, '').slice(0, 70);
         return `${m?.[1] ?? '?'}% ${short}`;
       })
@@ -106,7 +117,7 @@ async function main(): Promise<void> {
   const workRoot = join(ROOT, 'bench-results/tmp');
   mkdirSync(workRoot, { recursive: true });
   const work = mkdtempSync(join(workRoot, 'run-'));
-  const backend = sqliteBackend(work);
+  const backend = options.databaseUrl === undefined ? sqliteBackend(work) : await postgresBackend(options.databaseUrl);
   try {
     await measure(backend, work);
   } finally {
@@ -117,7 +128,7 @@ async function main(): Promise<void> {
 
 async function measure(backend: BenchBackend, work: string): Promise<void> {
   const envStart = { load: loads(), busy: busiest() };
-  log(`mode ${QUICK ? 'quick' : 'full'}; scratch ${work}; load ${envStart.load}`);
+  log(`mode ${QUICK ? 'quick' : 'full'} on ${backend.kind}; sizes ${PLAN.sizes.map(count).join(', ')} + ${count(PLAN.multi.users)} users; scratch ${work}; load ${envStart.load}`);
 
   const data = loadData({ dir: options.data, fillerBases: PLAN.fillerBases, queries: PLAN.queries });
   log(`data: ${data.target.length} target memories, ${data.queries.length} questions, ${data.fillerBases.length} filler sentences`);
@@ -532,7 +543,9 @@ async function measure(backend: BenchBackend, work: string): Promise<void> {
     mcpError,
   });
   process.stdout.write(`${report}\n`);
-  const out = options.out ?? join(ROOT, 'bench-results', QUICK ? 'latest-quick.md' : 'latest.md');
+  // PostgreSQL's report never replaces SQLite's.
+  const name = `latest${backend.kind === 'postgres' ? '-postgres' : ''}${QUICK ? '-quick' : ''}.md`;
+  const out = options.out ?? join(ROOT, 'bench-results', name);
   writeFileSync(out, `${report}\n`);
   log(`written to ${out}`);
 }

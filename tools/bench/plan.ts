@@ -23,6 +23,8 @@ export interface BenchPlan {
 }
 
 export interface BenchOptions {
+  /** A postgres:// URL: measure PostgreSQL instead of SQLite (see postgres-backend.ts). */
+  databaseUrl: string | undefined;
   keep: boolean;
   out: string | undefined;
   data: string | undefined;
@@ -101,12 +103,14 @@ export function parseOptions(argv: string[]): BenchOptions {
       data: { type: 'string' },
       'no-peer': { type: 'boolean', default: false },
       'no-mcp': { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
       sizes: { type: 'string' },
       'multi-users': { type: 'string' },
     },
     allowPositionals: false,
   });
   return {
+    databaseUrl: values['database-url'],
     keep: values.keep === true,
     out: values.out,
     data: values.data,

@@ -237,6 +237,7 @@ export function render(r: ReportInput): string {
   out.push(`## Against the reference MCP memory server (@modelcontextprotocol/server-memory ${peerVersion()})`);
   out.push('');
   if (r.peerError) out.push(`The reference server failed: ${r.peerError}`);
+  else if (r.peerRows.length === 0) out.push(r.plan.peerSizes.length === 0 ? 'Not run: no size up to 100,000.' : 'Not run (`--no-peer`).', '');
   if (r.peerRows.length > 0) {
     out.push(
       'Same memories, one entity per memory (`entityType` "memory", the text as its one observation), stored with `create_entities` in ' +
