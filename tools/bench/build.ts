@@ -1,55 +1,36 @@
 /**
- * Building large sets fast: through the store's own bulk path (`SqliteStore.insertMemories`, what
- * `agent-memory import` calls), with vectors computed beforehand instead of by the model (see data.ts).
- *
- * Bench-only load settings on the builder's connection: no rollback journal and no fsync (a crash would only
- * lose the benchmark's scratch file), a 256 MiB page cache, and ids assigned in increasing order (a real import
- * draws random ids, whose index inserts cost about three times as much at a million rows). The server that is
- * measured afterwards opens the file with the normal settings (WAL, synchronous=NORMAL).
+ * Building large sets fast: through the store's own bulk path (`insertMemories`, what `agent-memory import`
+ * calls), with vectors computed beforehand instead of by the model (see data.ts), on a store opened with the
+ * backend's load settings (see sqlite-backend.ts, postgres-backend.ts). Ids are assigned in increasing order: a
+ * real import draws random ids, whose index inserts cost about three times as much at a million rows.
  */
-import { statSync } from 'node:fs';
-import type { NewMemory } from '../../src/core/store.js';
-import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import type { MemoryStore, NewMemory } from '../../src/core/store.js';
+import type { SetTarget } from './backends.js';
 import { noisePool, perturb, setRows, type BenchData } from './data.js';
 import { rng } from './stats.js';
 
 export interface BuiltSet {
-  path: string;
+  target: SetTarget;
   rows: number;
   users: number;
+  /** Time of the inserts (the store's bulk path), without what follows the load (afterLoad). */
   seconds: number;
   bytes: number;
 }
 
 export const MODEL_DIMENSION = 512;
 
-function fileBytes(path: string): number {
-  let total = 0;
-  for (const suffix of ['', '-wal']) {
-    try {
-      total += statSync(path + suffix).size;
-    } catch {
-      // absent
-    }
-  }
-  return total;
-}
-
 export async function buildSet(
-  path: string,
+  target: SetTarget,
   data: BenchData,
   vectors: { target: Float32Array[]; filler: Float32Array[] },
   spec: { users: number; perUser: number; withTarget: boolean; userPrefix: string; seed: number; model: string },
   onProgress?: (done: number, total: number) => void,
 ): Promise<BuiltSet> {
   const started = performance.now();
-  const store = SqliteStore.open({ path });
+  const store = await target.openForLoad();
   try {
     await store.useModel({ model: spec.model, dimension: MODEL_DIMENSION });
-    const db = store.database;
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.pragma('cache_size = -262144');
     const app = await store.ensureApp('default');
     const next = rng(spec.seed ^ 0x5eed);
     const pool = noisePool(MODEL_DIMENSION, 512, next);
@@ -83,7 +64,22 @@ export async function buildSet(
   } finally {
     await store.close();
   }
-  return { path, rows: spec.users * spec.perUser, users: spec.users, seconds: (performance.now() - started) / 1000, bytes: fileBytes(path) };
+  const seconds = (performance.now() - started) / 1000;
+  await target.afterLoad();
+  return { target, rows: spec.users * spec.perUser, users: spec.users, seconds, bytes: await target.bytes() };
 }
 
-export { fileBytes };
+/** The vectors of a store's memories by their external id (the import's `id`), read through the store's export. */
+export async function vectorsByExternalId(store: MemoryStore): Promise<Map<string, Float32Array>> {
+  const byKey = new Map<string, Float32Array>();
+  let after: string | null = null;
+  do {
+    const page = await store.exportMemories(after, 1_000);
+    for (const m of page.memories) {
+      const key = m.metadata.externalId;
+      if (typeof key === 'string') byKey.set(key, m.embedding);
+    }
+    after = page.next;
+  } while (after !== null);
+  return byKey;
+}

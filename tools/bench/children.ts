@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ChildTarget } from './backends.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BENCH_KEY = `amk_${'B'.repeat(40)}`;
@@ -48,7 +49,8 @@ export function cliCommand(): CliCommand {
   return { args: ['--import', 'tsx', join(ROOT, 'tools/bench/cli.ts')], how: '`node --import tsx tools/bench/cli.ts` (the sources; dist/ could not be built)' };
 }
 
-function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+/** The bench's environment without its own database settings: each child gets its set's (ChildTarget). */
+function childEnv(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   delete env.DATABASE_URL;
@@ -85,12 +87,12 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `agent-memory serve` on the file, on an ephemeral port, resolved once /healthz says the model is ready. */
-export async function startServerChild(cli: CliCommand, db: string): Promise<ServerChild> {
+/** `agent-memory serve` on the set, on an ephemeral port, resolved once /healthz says the model is ready. */
+export async function startServerChild(cli: CliCommand, set: ChildTarget): Promise<ServerChild> {
   const child = spawn(
     process.execPath,
-    [...cli.args, 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1', '--rate-limit', '0', '--log-level', 'warn'],
-    { env: childEnv({ MEMORY_API_KEY: BENCH_KEY }), stdio: ['ignore', 'ignore', 'pipe'] },
+    [...cli.args, 'serve', ...set.args, '--port', '0', '--host', '127.0.0.1', '--rate-limit', '0', '--log-level', 'warn'],
+    { env: childEnv({ ...set.env, MEMORY_API_KEY: BENCH_KEY }), stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -163,9 +165,9 @@ async function connectStdio(command: string, args: string[], env: Record<string,
   };
 }
 
-/** Ours: `agent-memory mcp --db FILE --user-id ID` over stdio. */
-export async function startOurMcp(cli: CliCommand, db: string, userId: string): Promise<McpChild> {
-  return connectStdio(process.execPath, [...cli.args, 'mcp', '--db', db, '--user-id', userId, '--log-level', 'warn'], childEnv(), 'bench-ours');
+/** Ours: `agent-memory mcp --user-id ID` on the set, over stdio. */
+export async function startOurMcp(cli: CliCommand, set: ChildTarget, userId: string): Promise<McpChild> {
+  return connectStdio(process.execPath, [...cli.args, 'mcp', ...set.args, '--user-id', userId, '--log-level', 'warn'], childEnv(set.env), 'bench-ours');
 }
 
 /** True when this checkout has the `mcp` command. */
