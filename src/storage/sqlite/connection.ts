@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
 
 export type SqliteDatabase = Database.Database;
+export type Statement = Database.Statement;
 
 /** How long a writer waits for another process's transaction before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 10_000;
