@@ -84,8 +84,14 @@ describe('agent-memory reembed', () => {
     expect(code).toBe(0);
     expect(text).toMatch(/Re-embedded 4 memories with "test-org\/tiny-bert" \(24 dimensions\), replacing "fake"/);
     expect(text).not.toContain('test-secret');
-    await expectRebuilt(store);
+    // The store that seeded still embeds with "fake": it is refused now (a node must restart with the new model).
+    await expect(store.recallCandidates({ userId: 'u', scope: { appId: null }, embedding: new Float32Array(4), vectorK: 1, alsoIds: [] })).rejects.toMatchObject({
+      code: 'unavailable',
+    });
     await store.close();
+    const after = await openPgStore(pg().url);
+    await expectRebuilt(after);
+    await after.close();
   }, 60_000);
 
   it('says so when the SQLite file does not exist, instead of creating one', async () => {

@@ -1,4 +1,5 @@
 import { MemoryError } from '../../core/errors.js';
+import { assertModelUnchanged } from '../../core/model-check.js';
 import { isUuid, newUuid, type MemoryRef } from '../../core/ids.js';
 import { silentLogger } from '../../core/logger.js';
 import type {
@@ -21,10 +22,19 @@ import type {
   WordMatchQuery,
 } from '../../core/store.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
-import { createPool, query, withClient, withTransaction, type PgConnectionOptions, type Pool, type PoolClient } from './connection.js';
+import {
+  createPool,
+  query,
+  withClient,
+  withTransaction,
+  type PgConnectionOptions,
+  type Pool,
+  type PoolClient,
+  type TransactionMode,
+} from './connection.js';
 import { translatePgError } from './errors.js';
 import { ensureSchema, migrate } from './migrations.js';
-import { recallCandidates } from './recall.js';
+import { RECALL_TRANSACTION, recallCandidates } from './recall.js';
 import { replaceEmbeddings } from './reembed.js';
 import { findWordMatches } from './words.js';
 import {
@@ -102,6 +112,8 @@ export class PgStore implements MemoryStore {
   readonly #exactScanLimit: number;
   readonly #iterativeScan: boolean;
   #closed = false;
+  /** The model this store's caller embeds with (useModel), checked against the database's on every vector write and search. */
+  #declared: ModelRecord | undefined;
 
   /** Connects, migrates the schema and checks pgvector; the pool is closed again if any of it fails. */
   static async open(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
@@ -132,6 +144,31 @@ export class PgStore implements MemoryStore {
   /** The pool, for what lives beside the store on the same database (the rate limiter, maintenance commands). */
   get pool(): Pool {
     return this.#pool;
+  }
+
+  /**
+   * Writes or searches vectors, then makes sure they were of the database's model (core/model-check.ts). The check
+   * runs after the work, in the same transaction: a reembed swap holds the memories table until it commits, so
+   * work that waited for it reads the new model record here and is rolled back. A vector of the old dimension fails
+   * inside the work already: then the model is read afresh to tell that apart from any other failure.
+   */
+  async #withModel<T>(work: (client: PoolClient) => Promise<T>, options?: TransactionMode): Promise<T> {
+    try {
+      return await withTransaction(
+        this.#pool,
+        async (client) => {
+          const result = await work(client);
+          assertModelUnchanged(this.#declared, await readModelRecord(client));
+          return result;
+        },
+        options,
+      );
+    } catch (error) {
+      if (this.#declared !== undefined && !(error instanceof MemoryError)) {
+        assertModelUnchanged(this.#declared, await withClient(this.#pool, readModelRecord).catch(() => this.#declared));
+      }
+      throw error;
+    }
   }
 
   async #run<T>(fn: () => Promise<T>): Promise<T> {
@@ -180,7 +217,7 @@ export class PgStore implements MemoryStore {
   insertMemory(memory: NewMemory, idempotency?: IdempotencyClaim): Promise<InsertOutcome> {
     return this.#run(() => {
       assertStorable(memory);
-      return withTransaction(this.#pool, async (client): Promise<InsertOutcome> => {
+      return this.#withModel(async (client): Promise<InsertOutcome> => {
         if (idempotency) {
           const earlier = await this.#claim(client, idempotency);
           if (earlier) return { kind: 'replayed', record: earlier };
@@ -298,7 +335,10 @@ export class PgStore implements MemoryStore {
 
   recallCandidates(q: CandidateQuery): Promise<Candidate[]> {
     return this.#run(() =>
-      recallCandidates(this.#pool, q, { exactScanLimit: this.#exactScanLimit, iterativeScan: this.#iterativeScan }),
+      this.#withModel(
+        (client) => recallCandidates(client, q, { exactScanLimit: this.#exactScanLimit, iterativeScan: this.#iterativeScan }),
+        RECALL_TRANSACTION,
+      ),
     );
   }
 
@@ -315,8 +355,7 @@ export class PgStore implements MemoryStore {
     return this.#run(async () => {
       if (memories.length === 0) return { inserted: 0 };
       memories.forEach(assertStorable);
-      const result = await query(
-        this.#pool,
+      const result = await this.#withModel((client) => client.query(
         `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, embedding)
          SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[], $8::vector[])
          ON CONFLICT (uuid) DO NOTHING`,
@@ -330,7 +369,7 @@ export class PgStore implements MemoryStore {
           memories.map((m) => m.createdAt),
           memories.map((m) => vectorLiteral(m.embedding)),
         ],
-      );
+      ));
       return { inserted: result.rowCount ?? 0 };
     });
   }
@@ -501,11 +540,19 @@ export class PgStore implements MemoryStore {
   }
 
   useModel(model: ModelRecord): Promise<void> {
-    return this.#run(() => ensureVectorIndex(this.#pool, model));
+    return this.#run(async () => {
+      await ensureVectorIndex(this.#pool, model);
+      this.#declared = { model: model.model, dimension: model.dimension };
+    });
   }
 
   replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
-    return this.#run(async () => ({ memories: await replaceEmbeddings(this.#pool, swap) }));
+    return this.#run(async () => {
+      const memories = await replaceEmbeddings(this.#pool, swap);
+      // This store made the swap: its caller embeds with the new model from now on.
+      this.#declared = { model: swap.model.model, dimension: swap.model.dimension };
+      return { memories };
+    });
   }
 
   async ping(): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { AppScope, Candidate, CandidateQuery } from '../../core/store.js';
-import { withTransaction, type Pool, type PoolClient } from './connection.js';
+import type { PoolClient } from './connection.js';
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
 import { Params, scopeFilter } from './sql.js';
 import { vectorLiteral } from './vector-index.js';
@@ -102,28 +102,24 @@ async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[
 
 /**
  * Vector top-k within the scope, with the word side's pick (`alsoIds`, kept only within the scope); every
- * candidate gets its cosine and its neighbours. One read-only snapshot, so the search and the rows agree even
- * while other nodes write.
+ * candidate gets its cosine and its neighbours. Runs in the caller's transaction (RECALL_TRANSACTION).
  */
-export function recallCandidates(pool: Pool, q: CandidateQuery, options: RecallOptions): Promise<Candidate[]> {
-  return withTransaction(
-    pool,
-    async (client) => {
-      const documents = await scopeSize(client, q.userId, q.scope);
-      if (documents === 0) return [];
-      const vectorIds = await vectorHits(client, q, documents, options);
-      const ids = [...new Set([...vectorIds, ...q.alsoIds])];
-      if (ids.length === 0) return [];
-      const rows = await candidateRows(client, q, ids);
-      return rows.map(
-        (row): Candidate => ({
-          memory: toMemory(row),
-          cosine: row.cosine ?? 0,
-          prevId: row.prev_id,
-          nextId: row.next_id,
-        }),
-      );
-    },
-    { isolation: 'REPEATABLE READ', readOnly: true },
+export async function recallCandidates(client: PoolClient, q: CandidateQuery, options: RecallOptions): Promise<Candidate[]> {
+  const documents = await scopeSize(client, q.userId, q.scope);
+  if (documents === 0) return [];
+  const vectorIds = await vectorHits(client, q, documents, options);
+  const ids = [...new Set([...vectorIds, ...q.alsoIds])];
+  if (ids.length === 0) return [];
+  const rows = await candidateRows(client, q, ids);
+  return rows.map(
+    (row): Candidate => ({
+      memory: toMemory(row),
+      cosine: row.cosine ?? 0,
+      prevId: row.prev_id,
+      nextId: row.next_id,
+    }),
   );
 }
+
+/** Recall's statements share one read-only snapshot, so the search and the rows agree even while other nodes write. */
+export const RECALL_TRANSACTION = { isolation: 'REPEATABLE READ', readOnly: true } as const;

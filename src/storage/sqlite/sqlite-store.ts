@@ -1,4 +1,5 @@
 import { MemoryError } from '../../core/errors.js';
+import { assertModelUnchanged } from '../../core/model-check.js';
 import { newUuid, type MemoryRef } from '../../core/ids.js';
 import type {
   AppScope,
@@ -88,6 +89,8 @@ export class SqliteStore implements MemoryStore {
   #closed = false;
   /** Prepared statements by SQL text: preparing costs 20-100 µs each, about 0.5 ms of every recall otherwise. */
   readonly #statements = new Map<string, Statement>();
+  /** The model this store's caller embeds with (useModel), checked against the database's on every vector write and search. */
+  #declared: ModelRecord | undefined;
   /** True while this connection holds a transaction across awaits (see #hold). */
   #held = false;
 
@@ -215,8 +218,10 @@ export class SqliteStore implements MemoryStore {
 
   /** Memory rows with their vectors and words, in the caller's transaction; returns how many were inserted. */
   #insertRows(memories: readonly NewMemory[], skipExisting: boolean): number {
-    const dimension = readModelRecord(this.#db)?.dimension;
-    if (dimension === undefined) throw new MemoryError('unavailable', 'The vector index is missing: no embedding model was declared.');
+    const record = readModelRecord(this.#db);
+    if (record === undefined) throw new MemoryError('unavailable', 'The vector index is missing: no embedding model was declared.');
+    assertModelUnchanged(this.#declared, record);
+    const dimension = record.dimension;
     const insertMemory = this.#sql(
       `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ${skipExisting ? 'ON CONFLICT(uuid) DO NOTHING' : ''}`,
@@ -341,6 +346,7 @@ export class SqliteStore implements MemoryStore {
   recallCandidates(query: CandidateQuery): Promise<Candidate[]> {
     return this.#run(() =>
       this.#db.transaction(() => {
+        assertModelUnchanged(this.#declared, readModelRecord(this.#db));
         const appId = query.scope.appId;
         const cosine = new Map<number, number>();
         const vectorHits = searchVectors(this.#db, { userId: query.userId, appId, embedding: query.embedding, k: query.vectorK });
@@ -514,11 +520,17 @@ export class SqliteStore implements MemoryStore {
   }
 
   useModel(model: ModelRecord): Promise<void> {
-    return this.#run(() => ensureVectorIndex(this.#db, model));
+    return this.#run(() => {
+      ensureVectorIndex(this.#db, model);
+      this.#declared = { model: model.model, dimension: model.dimension };
+    });
   }
 
   async replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
-    return { memories: await this.#hold((db) => replaceEmbeddings(db, swap), { reader: false }) };
+    const memories = await this.#hold((db) => replaceEmbeddings(db, swap), { reader: false });
+    // This store made the swap: its caller embeds with the new model from now on.
+    this.#declared = { model: swap.model.model, dimension: swap.model.dimension };
+    return { memories };
   }
 
   #hasVectorIndex(): boolean {
