@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startSoakServer, rssMb } from './soak/server.js';
+import { mulberry32 as prng } from './shared/prng.js';
 import { memoryTrend, routeStats, type MemoryTrend, type RouteStats, type RssSample } from './soak/stats.js';
 
 export interface SoakOptions {
@@ -93,16 +94,6 @@ const TOPICS = [
 ];
 const QUESTIONS = ['what does the user drink?', 'any allergies?', 'travel plans', 'what pets?', 'hobbies and music', 'sports'];
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function runSoak(partial: Partial<SoakOptions> = {}): Promise<SoakReport> {
   const options: SoakOptions = {

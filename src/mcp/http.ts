@@ -121,14 +121,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     await session.transport.handleRequest(req, res);
   };
 
-  const startSession = async (req: Request, res: Response, owner: string): Promise<void> => {
-    const server = createMcpServer({
+  /** An MCP server acting as the key that sent this request. */
+  const serverFor = (res: Response) =>
+    createMcpServer({
       service: options.service,
       caller: callerOf(res),
       defaults: options.defaults ?? {},
       logger,
       ...(options.version === undefined ? {} : { version: options.version }),
     });
+
+  const startSession = async (req: Request, res: Response, owner: string): Promise<void> => {
+    const server = serverFor(res);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -155,13 +159,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
    * holds request by request), both closed when the response ends. Nothing outlives the request.
    */
   const serveStateless = async (req: Request, res: Response): Promise<void> => {
-    const server = createMcpServer({
-      service: options.service,
-      caller: callerOf(res),
-      defaults: options.defaults ?? {},
-      logger,
-      ...(options.version === undefined ? {} : { version: options.version }),
-    });
+    const server = serverFor(res);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: LIMITS.bodyMaxBytes });
     // Before handling, so that a response that ends early still closes them.
     res.once('close', () => {

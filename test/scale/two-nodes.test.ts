@@ -28,6 +28,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import type { ListResult, RecallResult, StoreResult } from '../../src/core/schemas.js';
 import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { TEST_KEY, type ErrorJson } from '../helpers/server.js';
+import { announcedUrl } from '../../tools/shared/listening.js';
 
 const CLI = new URL('./support/cli.ts', import.meta.url).pathname;
 
@@ -303,19 +304,7 @@ async function spawnNode(): Promise<SpawnedNode> {
   });
   children.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the node did not start: ${stderr}`)), 60_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /listening on (http:\/\/\S+) /.exec(stderr);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the node exited (${code}): ${stderr}`)));
-  });
+  const url = await announcedUrl(child, 60_000);
   for (const started = Date.now(); (await fetch(`${url}/healthz`)).status !== 200; ) {
     if (Date.now() - started > 60_000) throw new Error('the node never became healthy');
     await new Promise((r) => setTimeout(r, 100));

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ChildTarget } from './backends.js';
+import { announcedUrl } from '../shared/listening.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BENCH_KEY = `amk_${'B'.repeat(40)}`;
@@ -95,21 +96,8 @@ export async function startServerChild(cli: CliCommand, set: ChildTarget): Promi
     { env: childEnv({ ...set.env, MEMORY_API_KEY: BENCH_KEY }), stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 120_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+?)[\s(]/.exec(stderr);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${stderr}`));
-    });
-  });
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await announcedUrl(child, 120_000);
   const deadline = Date.now() + 180_000;
   for (;;) {
     const health = (await fetch(`${url}/healthz`).then((r) => r.json(), () => ({}))) as { status?: string };

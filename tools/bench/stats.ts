@@ -60,17 +60,6 @@ export function rate(perSecond: number): string {
   return perSecond >= 100 ? `${perSecond.toFixed(0)}/s` : `${perSecond.toFixed(1)}/s`;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so two runs build the same data. */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** recall@k: share of the gold ids among the first k results. */
 export function recallAt(results: readonly string[], gold: readonly string[], k: number): number {
@@ -82,3 +71,6 @@ export function recallAt(results: readonly string[], gold: readonly string[], k:
 export function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((s, v) => s + v, 0) / values.length;
 }
+
+/** Deterministic pseudo-random numbers, so two runs build the same data. */
+export { mulberry32 as rng } from '../shared/prng.js';

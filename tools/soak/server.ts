@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { announcedUrl } from '../shared/listening.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../bin/agent-memory.js', import.meta.url));
@@ -37,21 +38,8 @@ export async function startSoakServer(options: { dbPath: string; apiKey: string;
   let err = '';
   proc.stderr?.setEncoding('utf8');
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${err}`)), 60_000);
-    proc.stderr?.on('data', (chunk: string) => {
-      err += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before listening:\n${err}`));
-    });
-  });
+  proc.stderr?.on('data', (chunk: string) => (err += chunk));
+  const url = await announcedUrl(proc, 60_000);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const ok = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);

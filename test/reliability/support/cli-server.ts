@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { announcedUrl } from '../../../tools/shared/listening.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../../bin/agent-memory.js', import.meta.url));
@@ -83,21 +84,8 @@ export async function spawnServer(options: SpawnServerOptions): Promise<CliServe
       resolve({ code, signal });
     });
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not announce its port within 30 s:\n${err}`)), 30_000);
-    proc.stderr?.on('data', (chunk: string) => {
-      err += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (code ${code}, signal ${signal}) before listening:\n${err}`));
-    });
-  });
+  proc.stderr?.on('data', (chunk: string) => (err += chunk));
+  const url = await announcedUrl(proc, 30_000);
   const port = Number(new URL(url).port);
   const kill = (signal: NodeJS.Signals) => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
