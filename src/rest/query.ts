@@ -13,5 +13,15 @@ export function queryInput(req: Request, numericFields: readonly string[]): Reco
     const value = input[field];
     if (typeof value === 'string' && NUMERIC.test(value)) input[field] = Number(value);
   }
+  // The metadata filter travels as JSON (`metadata={"topic":"music"}`), which keeps its values' types. Text that
+  // is not JSON stays text, and the schema refuses it with the field's own message.
+  const metadata = input.metadata;
+  if (typeof metadata === 'string') {
+    try {
+      input.metadata = JSON.parse(metadata) as unknown;
+    } catch {
+      // left as the string
+    }
+  }
   return input;
 }

@@ -243,6 +243,9 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         ...memory(`u${i % 2}`, `memory ${i} \u00e9 "quoted"`, [1, i, -i / 3, 0.5], i, i % 3 === 0 ? other.id : appId),
         metadata: { i, nested: { list: [i, 'x', null] }, b: true, a: 'first key last' },
         createdAt: `2021-0${1 + (i % 9)}-1${i}T01:02:03.${String(100 + i)}Z`,
+        // The lifecycle fields travel too (agent-memory copy): a later update, an expiry ahead.
+        updatedAt: `2022-0${1 + (i % 9)}-1${i}T04:05:06.${String(100 + i)}Z`,
+        expiresAt: i % 2 === 0 ? null : `2999-01-0${1 + i}T00:00:00.000Z`,
       }));
       // Awkward floats: the export must give back the very float32 values that went in.
       all[0] = { ...all[0]!, embedding: Float32Array.from([1 / 3, -0, 3.4028234663852886e38, -1e-8]) };
@@ -415,7 +418,14 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     // ---- Idempotency --------------------------------------------------------------------------------------------
 
     function claim(key: string, requestHash = 'h1', notBefore = '2000-01-01T00:00:00.000Z'): IdempotencyClaim {
-      return { keyId: 'key_test', key, requestHash, response: JSON.stringify({ key, requestHash }), notBefore };
+      return {
+        keyId: 'key_test',
+        key,
+        requestHash,
+        response: JSON.stringify({ key, requestHash }),
+        duplicateResponse: (existing) => JSON.stringify({ duplicateOf: existing.id }),
+        notBefore,
+      };
     }
 
     it('claims an Idempotency-Key with the insert and replays it afterwards', async () => {

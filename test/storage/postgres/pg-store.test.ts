@@ -137,7 +137,14 @@ describe('PgStore across nodes', () => {
     await a!.useModel(MODEL);
     const [appA, appB] = await Promise.all([a!.ensureApp('shared'), b!.ensureApp('shared')]);
     expect(appA).toEqual(appB);
-    const claim = { keyId: 'key_x', key: 'retry-1', requestHash: 'h', response: '{"id":"first"}', notBefore: '2000-01-01T00:00:00.000Z' };
+    const claim = {
+      keyId: 'key_x',
+      key: 'retry-1',
+      requestHash: 'h',
+      response: '{"id":"first"}',
+      duplicateResponse: () => '{"duplicate":true}',
+      notBefore: '2000-01-01T00:00:00.000Z',
+    };
     const outcomes = await Promise.all(
       [a!, b!, a!, b!].map((s, i) => s.insertMemory(memory(appA.id, 'u', `attempt ${i}`, [1, 0, 0, 0]), claim)),
     );
