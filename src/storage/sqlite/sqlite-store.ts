@@ -478,7 +478,8 @@ export class SqliteStore implements MemoryStore {
   #acceptor(userId: string, appId: string | null, filter: MemoryFilter | undefined): ((rowid: number) => boolean) | undefined {
     if (narrows(filter)) {
       const where = filterSql('m', userId, filter);
-      const rows = this.#sql(`SELECT m.rowid AS rowid FROM memories m WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?) ${where.sql}`)
+      // Plucked: a statement of its own (statements are cached by text, and pluck() changes the cached one).
+      const rows = this.#sql(`SELECT m.rowid AS accepted FROM memories m WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?) ${where.sql}`)
         .pluck()
         .all(userId, appId, appId, ...where.args) as number[];
       const allowed = new Set(rows);
