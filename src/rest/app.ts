@@ -10,6 +10,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { healthRouter } from './routes/health.js';
 import { memoriesRouter } from './routes/memories.js';
+import { openApiRouter } from './routes/openapi.js';
 
 export interface AppDeps {
   service: MemoryService;
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(healthRouter(deps.service));
+  app.use(openApiRouter());
 
   const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);
