@@ -77,7 +77,7 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
  * An ISO 8601 timestamp with a time zone, normalised to UTC with milliseconds; `check` refuses an instant (a
  * message) or accepts it (undefined). Every timestamp field (createdAt, expiresAt, since, until) is one of these.
  */
-function isoTimestamp(name: string, check: (ms: number) => string | undefined = () => undefined) {
+export function isoTimestamp(name: string, check: (ms: number) => string | undefined = () => undefined) {
   return z
     .string({ error: `${name} must be an ISO 8601 timestamp string.` })
     .regex(ISO_TIMESTAMP, `${name} must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T10:15:30.123Z.`)
