@@ -145,6 +145,12 @@ export const MIGRATIONS: readonly PgMigration[] = [
         client,
         `
         ALTER TABLE memories ALTER COLUMN text_key SET NOT NULL;
+        -- Every read now asks whether a memory is live: with expires_at in the list indexes, counts and pages stay
+        -- index-only scans.
+        DROP INDEX memories_user_created;
+        CREATE INDEX memories_user_created ON memories (user_id, created_at, id) INCLUDE (doc_length, expires_at);
+        DROP INDEX memories_user_app_created;
+        CREATE INDEX memories_user_app_created ON memories (user_id, app_id, created_at, id) INCLUDE (doc_length, expires_at);
         -- A store looks for a live memory of the same user, app and normalised text.
         CREATE INDEX memories_text_key ON memories (user_id, app_id, text_key);
         -- Purging expired memories; most memories never expire.

@@ -101,6 +101,12 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE memories ADD COLUMN expires_at TEXT;
         ALTER TABLE memories ADD COLUMN text_key TEXT NOT NULL DEFAULT '';
         UPDATE memories SET updated_at = created_at, text_key = agent_memory_text_key(text);
+        -- Every read now asks whether a memory is live: with expires_at in the list indexes, a page and its total
+        -- are still read from the index alone (a count over 100,000 memories of one user took 0.65 s without it).
+        DROP INDEX memories_user_created;
+        CREATE INDEX memories_user_created ON memories(user_id, created_at, id, expires_at);
+        DROP INDEX memories_user_app_created;
+        CREATE INDEX memories_user_app_created ON memories(user_id, app_id, created_at, id, expires_at);
         -- A store looks for a live memory of the same user, app and normalised text.
         CREATE INDEX memories_text_key ON memories(user_id, app_id, text_key);
         -- Purging (by time) and hiding (per user) expired memories; most memories never expire.

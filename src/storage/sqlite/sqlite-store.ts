@@ -41,6 +41,9 @@ export interface SqliteStoreOptions {
   path: string;
 }
 
+/** Postings of one term walked at most by a filtered word search (see #filteredWordMatches). */
+const FILTERED_POSTINGS = 20_000;
+
 /** better-sqlite3's largest step for `backup`: every page that remains, in one step. */
 const ALL_REMAINING_PAGES = 0x7fffffff;
 
@@ -411,6 +414,7 @@ export class SqliteStore implements MemoryStore {
       const appId = query.scope.appId;
       // Walks the term's postings from the newest and stops after perTerm of the scope: no sort over every match
       // (FTS5 serves ORDER BY rowid DESC itself), so a word in half of a large user's memories stays cheap.
+      if (narrows(query.filter)) return this.#filteredWordMatches(query);
       const filter = filterSql('m', query.userId, query.filter);
       const newest = this.#sql(
         `SELECT m.id AS id FROM memory_words w JOIN memories m ON m.rowid = w.rowid
@@ -426,6 +430,41 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
+  /**
+   * The word side under a filter: the memories it lets through are read once (indexed), then each term's postings
+   * (the user's, newest first) are walked without touching the memories table, keeping those in the set, until
+   * perTerm are found or FILTERED_POSTINGS were walked: a word common enough to exceed that weighs little in the
+   * ranking, and the vector side searches the filtered memories whole. Joining every posting to its row instead
+   * took 0.3 to 0.5 s per recall over 100,000 memories of one user.
+   */
+  #filteredWordMatches(query: WordMatchQuery): TermMatches[] {
+    const allowed = this.#allowedRowids(query.userId, query.scope.appId, query.filter);
+    const postings = this.#sql('SELECT rowid FROM memory_words WHERE memory_words MATCH ? ORDER BY rowid DESC LIMIT ?').pluck();
+    const ids = this.#sql('SELECT m.rowid AS rowid, m.id AS id FROM json_each(?) j CROSS JOIN memories m ON m.rowid = j.value');
+    return query.terms.map((term): TermMatches => {
+      const match = termQuery(query.userId, term);
+      if (match === undefined || query.perTerm <= 0 || allowed.size === 0) return { term, ids: [] };
+      const kept: number[] = [];
+      for (const rowid of postings.iterate(match, FILTERED_POSTINGS) as IterableIterator<number>) {
+        if (!allowed.has(rowid)) continue;
+        kept.push(rowid);
+        if (kept.length >= query.perTerm) break;
+      }
+      const byRowid = new Map((ids.all(JSON.stringify(kept)) as Array<{ rowid: number; id: string }>).map((r) => [r.rowid, r.id]));
+      return { term, ids: kept.map((rowid) => byRowid.get(rowid)).filter((id): id is string => id !== undefined) };
+    });
+  }
+
+  /** The rowids of the user's memories (in scope) that the filter lets through, live ones only: one indexed query. */
+  #allowedRowids(userId: string, appId: string | null, filter: MemoryFilter | undefined): Set<number> {
+    const where = filterSql('m', userId, filter);
+    // Plucked: a statement of its own (statements are cached by text, and pluck() changes the cached one).
+    const rows = this.#sql(`SELECT m.rowid AS accepted FROM memories m WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?) ${where.sql}`)
+      .pluck()
+      .all(userId, appId, appId, ...where.args) as number[];
+    return new Set(rows);
+  }
+
   recallCandidates(query: CandidateQuery): Promise<Candidate[]> {
     return this.#run(() =>
       this.#db.transaction(() => {
@@ -439,17 +478,18 @@ export class SqliteStore implements MemoryStore {
         // The word side's pick, within the scope, gets its true cosine. CROSS JOIN keeps the lookups by id: left
         // to itself, the planner walked the user's whole index.
         if (query.alsoIds.length > 0) {
-          const filter = filterSql('m', query.userId, query.filter);
           const also = this.#sql(
               `SELECT m.rowid AS rowid, vec_distance_cosine(v.embedding, ?) AS distance
                FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
-               WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?) ${filter.sql}`,
+               WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?)`,
             )
-            .all(vectorBlob(query.embedding), JSON.stringify(query.alsoIds), query.userId, appId, appId, ...filter.args) as Array<{
+            .all(vectorBlob(query.embedding), JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{
             rowid: number;
             distance: number;
           }>;
-          for (const { rowid, distance } of also) if (!cosine.has(rowid)) cosine.set(rowid, 1 - distance);
+          // The filter (and liveness) by the same set as the vector side: a condition per row in the statement
+          // above made the planner re-run the metadata lookups, 0.5 s over 100,000 memories.
+          for (const { rowid, distance } of also) if (!cosine.has(rowid) && (accept?.(rowid) ?? true)) cosine.set(rowid, 1 - distance);
         }
 
         if (cosine.size === 0) return [];
@@ -477,12 +517,7 @@ export class SqliteStore implements MemoryStore {
    */
   #acceptor(userId: string, appId: string | null, filter: MemoryFilter | undefined): ((rowid: number) => boolean) | undefined {
     if (narrows(filter)) {
-      const where = filterSql('m', userId, filter);
-      // Plucked: a statement of its own (statements are cached by text, and pluck() changes the cached one).
-      const rows = this.#sql(`SELECT m.rowid AS accepted FROM memories m WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?) ${where.sql}`)
-        .pluck()
-        .all(userId, appId, appId, ...where.args) as number[];
-      const allowed = new Set(rows);
+      const allowed = this.#allowedRowids(userId, appId, filter);
       return (rowid) => allowed.has(rowid);
     }
     const expired = this.#sql('SELECT rowid FROM memories WHERE user_id = ? AND expires_at IS NOT NULL AND expires_at <= ?')
