@@ -102,6 +102,19 @@ interface Operation {
   open?: boolean;
 }
 
+/** A call in its query-string form and its JSON-body form (POST): the same input, the same answer. */
+function twoForms(
+  query: { method: Method; path: string; summary: string; description?: string },
+  body: { path: string; summary: string },
+  input: z.ZodObject,
+  answer: { description: string; schema: z.ZodType },
+): Operation[] {
+  return [
+    { ...query, query: input, responses: { 200: answer }, errors: [...COMMON_ERRORS, 403] },
+    { method: 'post', ...body, body: input, responses: { 200: answer }, errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403] },
+  ];
+}
+
 const memoryIdParam = { schema: memoryRefSchema, description: 'A memory id: "mem_" and 12 letters or digits, or the memory UUID.' };
 
 const OPERATIONS: Operation[] = [
@@ -164,55 +177,29 @@ const OPERATIONS: Operation[] = [
     },
     errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403, 409],
   },
-  {
-    method: 'get',
-    path: '/v1/memories',
-    summary: "List a user's memories, newest first, with filters",
-    query: listInputSchema,
-    responses: { 200: { description: 'One page.', schema: listResultSchema } },
-    errors: [...COMMON_ERRORS, 403],
-  },
-  {
-    method: 'post',
-    path: '/v1/memories/list',
-    summary: 'List (body form): the same input as GET /v1/memories, as JSON',
-    body: listInputSchema,
-    responses: { 200: { description: 'One page.', schema: listResultSchema } },
-    errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403],
-  },
-  {
-    method: 'delete',
-    path: '/v1/memories',
-    summary: "Delete a user's memories: all, or one app's, or those the filters let through",
-    query: forgetAllInputSchema,
-    responses: { 200: { description: 'How many memories were deleted.', schema: deleteResultSchema } },
-    errors: [...COMMON_ERRORS, 403],
-  },
-  {
-    method: 'post',
-    path: '/v1/memories/delete-all',
-    summary: 'Delete a user\u2019s memories (body form): the same input as DELETE /v1/memories, as JSON',
-    body: forgetAllInputSchema,
-    responses: { 200: { description: 'How many memories were deleted.', schema: deleteResultSchema } },
-    errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403],
-  },
-  {
-    method: 'get',
-    path: '/v1/memories/recall',
-    summary: 'Recall the memories that answer a query, best first',
-    description: 'The context string dates each line with the memory\u2019s updatedAt (UTC): "- [YYYY-MM-DD] <text>".',
-    query: recallInputSchema,
-    responses: { 200: { description: 'The scored items and the context string.', schema: recallResultSchema } },
-    errors: [...COMMON_ERRORS, 403],
-  },
-  {
-    method: 'post',
-    path: '/v1/memories/recall',
-    summary: 'Recall (body form), for long queries',
-    body: recallInputSchema,
-    responses: { 200: { description: 'The scored items and the context string.', schema: recallResultSchema } },
-    errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403],
-  },
+  ...twoForms(
+    { method: 'get', path: '/v1/memories', summary: "List a user's memories, newest first, with filters" },
+    { path: '/v1/memories/list', summary: 'List (body form): the same input as GET /v1/memories, as JSON' },
+    listInputSchema,
+    { description: 'One page.', schema: listResultSchema },
+  ),
+  ...twoForms(
+    { method: 'delete', path: '/v1/memories', summary: "Delete a user's memories: all, or one app's, or those the filters let through" },
+    { path: '/v1/memories/delete-all', summary: 'Delete a user\u2019s memories (body form): the same input as DELETE /v1/memories, as JSON' },
+    forgetAllInputSchema,
+    { description: 'How many memories were deleted.', schema: deleteResultSchema },
+  ),
+  ...twoForms(
+    {
+      method: 'get',
+      path: '/v1/memories/recall',
+      summary: 'Recall the memories that answer a query, best first',
+      description: 'The context string dates each line with the memory\u2019s updatedAt (UTC): "- [YYYY-MM-DD] <text>".',
+    },
+    { path: '/v1/memories/recall', summary: 'Recall (body form), for long queries' },
+    recallInputSchema,
+    { description: 'The scored items and the context string.', schema: recallResultSchema },
+  ),
   {
     method: 'post',
     path: '/v1/memories/batch-delete',
