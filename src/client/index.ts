@@ -28,8 +28,10 @@ export type {
   ListInput,
   ListItem,
   ListResult,
+  MemoryView,
   RecallInput,
   RecallItem,
   StoreInput,
   StoreResult,
+  UpdateInput,
 } from '../core/schemas.js';
