@@ -43,6 +43,19 @@ describe('REST and MCP agree', () => {
     expect(mcpError).toEqual(restError);
   });
 
+  it('give the same not_found for another app\u2019s memory, and the same duplicate_memory, on update', async () => {
+    const other = await rest(TEST_KEY, '/v1/memories', { method: 'POST', json: { userId: 'p', text: 'In app b.', appId: 'app-b' } });
+    const { id } = (await other.json()) as StoreResult;
+    const restMissing = await rest(keyA, `/v1/memories/${id}`, { method: 'PATCH', json: { text: 'taken over' } });
+    expect(restMissing.status).toBe(404);
+    expect(errorOf(await call(mcpA, 'update_memory', { id, text: 'taken over' }))).toEqual(((await restMissing.json()) as ErrorJson).error);
+    const second = await rest(TEST_KEY, '/v1/memories', { method: 'POST', json: { userId: 'p', text: 'Also in app b.', appId: 'app-b' } });
+    const secondId = ((await second.json()) as StoreResult).id;
+    const restClash = await rest(TEST_KEY, `/v1/memories/${secondId}`, { method: 'PATCH', json: { text: 'In app b.' } });
+    expect(restClash.status).toBe(409);
+    expect(errorOf(await call(mcp, 'update_memory', { id: secondId, text: 'In app b.' }))).toEqual(((await restClash.json()) as ErrorJson).error);
+  });
+
   it('recalls over REST a memory stored over MCP', async () => {
     const stored = ok<StoreResult>(await call(mcp, 'store_memory', { userId: 'cross', text: 'Noor is vegetarian and avoids fish.' }));
     const query = new URLSearchParams({ userId: 'cross', query: 'Does Noor eat meat?', minScore: '0' });
