@@ -10,6 +10,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { healthRouter } from './routes/health.js';
 import { memoriesRouter } from './routes/memories.js';
+import { usersRouter } from './routes/users.js';
 
 export interface AppDeps {
   service: MemoryService;
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps): Express {
   const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);
   app.use('/v1/memories', memoriesRouter(deps.service));
+  app.use('/v1/users', usersRouter(deps.service));
   if (deps.mcp) app.all('/mcp', ...guarded, deps.mcp);
 
   app.use(notFound());
