@@ -42,18 +42,21 @@ export function confirmAction(options: { title: string; message: string; confirm
   });
 }
 
-/** "Page 2 of 5 · 93 users" with Previous / Next links. */
+/** "Page 2 of 5 · 93 users" with Previous / Next links; "3 users" alone when they fit on one page. */
 export function pager(options: { page: number; pageSize: number; total: number; noun: [one: string, many: string]; hrefOf: (page: number) => string }): HTMLElement {
   const pages = Math.max(1, Math.ceil(options.total / options.pageSize));
   const link = (label: string, page: number, enabled: boolean): Child =>
     enabled
       ? h('a', { class: 'button quiet', attrs: { href: options.hrefOf(page), rel: page < options.page ? 'prev' : 'next' } }, label)
       : h('span', { class: 'button quiet disabled', attrs: { 'aria-disabled': 'true' } }, label);
+  const count = plural(options.total, ...options.noun);
+  // One page: nothing to move to, only the count.
+  if (pages === 1 && options.page === 0) return h('p', { class: 'pager muted' }, count);
   return h(
     'nav',
     { class: 'pager', attrs: { 'aria-label': 'Pages' } },
     link('\u2190 Previous', options.page - 1, options.page > 0),
-    h('span', { class: 'muted' }, `Page ${options.page + 1} of ${pages} \u00b7 ${plural(options.total, ...options.noun)}`),
+    h('span', { class: 'muted' }, `Page ${options.page + 1} of ${pages} \u00b7 ${count}`),
     link('Next \u2192', options.page + 1, options.page + 1 < pages),
   );
 }

@@ -237,7 +237,7 @@ describe.skipIf(!chromiumPath)(`the web console in Chromium${chromiumPath ? '' :
     await page.getByRole('button', { name: 'Delete selected (2)' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => status().textContent()).toContain('Deleted 2 memories.');
-    expect(await cards().locator('.text').allTextContents()).toEqual(['Alice is allergic to peanuts.']);
+    await expect.poll(() => cards().locator('.text').allTextContents()).toEqual(['Alice is allergic to peanuts.']);
 
     await page.getByRole('button', { name: 'Delete all of this user' }).click();
     await dialog.getByRole('button', { name: 'Delete all' }).click();
@@ -245,6 +245,22 @@ describe.skipIf(!chromiumPath)(`the web console in Chromium${chromiumPath ? '' :
     const left = (await (await api('/v1/memories?userId=alice')).json()) as { total: number };
     expect(left.total).toBe(0);
     expect(dialogs).toEqual([]);
+  });
+
+  it('pages through a user with more memories than a page, and steps back when a delete empties the last page', async () => {
+    for (let i = 0; i < 21; i++) await store('dave', `Dave fact number ${i}.`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString());
+    await page.goto(`${server.url}/console/#/user/dave`);
+    await page.getByText('Page 1 of 2 \u00b7 21 memories').waitFor();
+    expect(await cards().count()).toBe(20);
+    expect(await cards().first().locator('.text').textContent()).toBe('Dave fact number 20.');
+    await page.getByRole('link', { name: 'Next \u2192' }).click();
+    await page.getByText('Page 2 of 2 \u00b7 21 memories').waitFor();
+    expect(await cards().locator('.text').allTextContents()).toEqual(['Dave fact number 0.']);
+    await cards().getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('20 memories', { exact: true }).waitFor();
+    expect(page.url()).toBe(`${server.url}/console/#/user/dave`);
+    expect(await status().textContent()).toContain('Deleted 1 memory.');
   });
 
   it("confines a bound key to its app, and says so when another app is asked for", async () => {
