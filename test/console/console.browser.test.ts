@@ -49,13 +49,26 @@ describe.skipIf(!chromiumPath)(`the web console in Chromium${chromiumPath ? '' :
     expect(res.status).toBe(201);
   };
 
+  /** An expression run in the page (a string: this file is type-checked without the DOM's types). */
+  const inPage = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+
+  /**
+   * A picture for the README. Memory ids are random, so they are hidden meanwhile (their space kept): a run then
+   * rewrites no PNG whose page did not change. (Through the CSSOM: the page's policy refuses an injected stylesheet.)
+   */
+  const picture = async (file: string) => {
+    await inPage("document.querySelectorAll('.id').forEach((e) => { e.style.visibility = 'hidden'; })");
+    await page.screenshot({ path: join(SHOTS, file), fullPage: true, animations: 'disabled' });
+    await inPage("document.querySelectorAll('.id').forEach((e) => { e.style.visibility = ''; })");
+  };
+
   /** The page at desktop and phone width, into docs/console; at phone width nothing may stick out sideways. */
   const shoot = async (name: string) => {
     await page.setViewportSize(DESKTOP);
-    await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true, animations: 'disabled' });
+    await picture(`${name}-desktop.png`);
     await page.setViewportSize(PHONE);
     expect(await inPage<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
-    await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true, animations: 'disabled' });
+    await picture(`${name}-phone.png`);
     await page.setViewportSize(DESKTOP);
   };
 
@@ -63,9 +76,6 @@ describe.skipIf(!chromiumPath)(`the web console in Chromium${chromiumPath ? '' :
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
   };
-
-  /** An expression run in the page (a string: this file is type-checked without the DOM's types). */
-  const inPage = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 
   const status = () => page.locator('#status');
   const cards = () => page.locator('ul.memories > li');
@@ -186,7 +196,7 @@ describe.skipIf(!chromiumPath)(`the web console in Chromium${chromiumPath ? '' :
     await shoot('recall');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.setViewportSize(PHONE);
-    await page.screenshot({ path: join(SHOTS, 'recall-phone-dark.png'), fullPage: true, animations: 'disabled' });
+    await picture('recall-phone-dark.png');
     const background = await inPage<string>('getComputedStyle(document.body).backgroundColor');
     const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
     expect(0.2126 * r + 0.7152 * g + 0.0722 * b).toBeLessThan(60);
