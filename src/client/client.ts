@@ -6,6 +6,8 @@ import {
   idempotencyKeySchema,
   listInputSchema,
   listResultSchema,
+  listUsersInputSchema,
+  listUsersResultSchema,
   memoryRefSchema,
   recallInputSchema,
   recallResultSchema,
@@ -14,6 +16,8 @@ import {
   type DeleteResult,
   type ListInput,
   type ListResult,
+  type ListUsersInput,
+  type ListUsersResult,
   type RecallInput,
   type RecallItem,
   type RecallResult,
@@ -82,6 +86,15 @@ export class MemoryClient {
     const query = validate(listInputSchema, input);
     // The query form, not /v1/memories/:userId: a user literally called "recall" would hit the recall route.
     return this.#http.request({ method: 'GET', path: '/v1/memories', query }, listResultSchema);
+  }
+
+  /**
+   * One page of the users who have memories in the apps the key can see (or in `appId`), the most recently written
+   * to first: `{ users: [{ userId, memoryCount, newestMemoryAt }], total, page, pageSize }`.
+   */
+  async listUsers(input: ListUsersInput = {}): Promise<ListUsersResult> {
+    const query = validate(listUsersInputSchema, input);
+    return this.#http.request({ method: 'GET', path: '/v1/users', query }, listUsersResultSchema);
   }
 
   /** The memories that answer `query`, as one context string ("- text" per line), or "" when nothing matched. */

@@ -28,8 +28,11 @@ export type {
   ListInput,
   ListItem,
   ListResult,
+  ListUsersInput,
+  ListUsersResult,
   RecallInput,
   RecallItem,
   StoreInput,
   StoreResult,
+  UserSummary,
 } from '../core/schemas.js';

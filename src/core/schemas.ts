@@ -168,6 +168,14 @@ export const recallInputSchema = z.strictObject(recallFields);
 export type RecallInput = z.input<typeof recallInputSchema>;
 export type RecallParams = z.output<typeof recallInputSchema>;
 
+export const listUsersInputSchema = z.strictObject({
+  appId: appIdSchema.optional(),
+  page: listFields.page,
+  pageSize: listFields.pageSize,
+});
+export type ListUsersInput = z.input<typeof listUsersInputSchema>;
+export type ListUsersParams = z.output<typeof listUsersInputSchema>;
+
 export const forgetAllInputSchema = z.strictObject({
   userId: userIdSchema,
   appId: appIdSchema.optional(),
@@ -219,6 +227,21 @@ export const listResultSchema = z.object({
   pageSize: z.number().int(),
 });
 export type ListResult = z.infer<typeof listResultSchema>;
+
+export const userSummarySchema = z.object({
+  userId: z.string(),
+  memoryCount: z.number().int().describe('How many memories the user has in the apps the key can see (or in appId).'),
+  newestMemoryAt: timestamp.describe('createdAt of the user\u2019s newest memory there.'),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const listUsersResultSchema = z.object({
+  users: z.array(userSummarySchema),
+  total: z.number().int().describe('How many users have memories there.'),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type ListUsersResult = z.infer<typeof listUsersResultSchema>;
 
 export const recallItemSchema = listItemSchema.extend({
   score: z.number().describe('Relevance to the query, 0 to 1; 0.7 and above answers it.'),

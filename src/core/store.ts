@@ -4,6 +4,7 @@
  * MemoryError; the core never sees SQL.
  */
 import type { MemoryRef } from './ids.js';
+import type { UserSummary } from './schemas.js';
 import type { ApiKeyRecord, App, MemoryRecord } from './types.js';
 
 /** Which apps a query may touch: one app, or all of them. */
@@ -43,6 +44,13 @@ export type InsertOutcome = { kind: 'created' } | { kind: 'replayed'; record: Id
 
 export interface ListQuery {
   userId: string;
+  scope: AppScope;
+  offset: number;
+  limit: number;
+}
+
+/** The users with memories in a scope: those whose newest memory is the most recent first, then by user id. */
+export interface UserListQuery {
   scope: AppScope;
   offset: number;
   limit: number;
@@ -153,6 +161,11 @@ export interface MemoryStore {
   insertMemories(memories: readonly NewMemory[]): Promise<{ inserted: number }>;
   getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined>;
   listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
+  /**
+   * One page of the users who have memories in the scope, with their count and newest createdAt; user ids compared
+   * byte-wise (UTF-8) after the date, so the order is the same on every backend. `total` counts the users.
+   */
+  listUsers(query: UserListQuery): Promise<{ items: UserSummary[]; total: number }>;
   /** Deletes the visible memories among refs, all or nothing; returns how many went. */
   deleteMemories(refs: MemoryRef[], scope: AppScope): Promise<number>;
   deleteUserMemories(userId: string, scope: AppScope): Promise<number>;

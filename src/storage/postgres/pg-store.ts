@@ -19,8 +19,10 @@ import type {
   ScanPage,
   StoreCapabilities,
   TermMatches,
+  UserListQuery,
   WordMatchQuery,
 } from '../../core/store.js';
+import type { UserSummary } from '../../core/schemas.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import {
   createPool,
@@ -299,6 +301,28 @@ export class PgStore implements MemoryStore {
             p.values,
           );
           return { items: rows.map(toMemory), total: Number(count[0]?.n ?? 0) };
+        },
+        { isolation: 'REPEATABLE READ', readOnly: true },
+      ),
+    );
+  }
+
+  listUsers(q: UserListQuery): Promise<{ items: UserSummary[]; total: number }> {
+    return this.#run(() =>
+      withTransaction(
+        this.#pool,
+        async (client) => {
+          const p = new Params();
+          const where = q.scope.appId === null ? '' : `WHERE m.app_id = ${p.add(q.scope.appId)}`;
+          const { rows: count } = await client.query<CountRow>(`SELECT count(DISTINCT m.user_id) AS n FROM memories m ${where}`, p.values);
+          // COLLATE "C": user ids compare byte-wise, as on SQLite, whatever the database's collation.
+          const { rows } = await client.query<{ user_id: string; n: string; newest: Date }>(
+            `SELECT m.user_id, count(*) AS n, max(m.created_at) AS newest FROM memories m ${where}
+             GROUP BY m.user_id ORDER BY newest DESC, m.user_id COLLATE "C" LIMIT ${p.add(q.limit)} OFFSET ${p.add(q.offset)}`,
+            p.values,
+          );
+          const items = rows.map((r) => ({ userId: r.user_id, memoryCount: Number(r.n), newestMemoryAt: iso(r.newest) }));
+          return { items, total: Number(count[0]?.n ?? 0) };
         },
         { isolation: 'REPEATABLE READ', readOnly: true },
       ),

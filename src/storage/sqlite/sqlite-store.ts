@@ -18,8 +18,10 @@ import type {
   ScanPage,
   StoreCapabilities,
   TermMatches,
+  UserListQuery,
   WordMatchQuery,
 } from '../../core/store.js';
+import type { UserSummary } from '../../core/schemas.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import { openDatabase, type SqliteDatabase, type Statement } from './connection.js';
 import { migrate } from './migrations.js';
@@ -277,6 +279,23 @@ export class SqliteStore implements MemoryStore {
         return { items, total };
       })();
     });
+  }
+
+  listUsers(query: UserListQuery): Promise<{ items: UserSummary[]; total: number }> {
+    return this.#run(() =>
+      this.#db.transaction(() => {
+        // Grouped over the (user_id, ...) indexes, which hold user_id and created_at: no memory row is read.
+        const where = query.scope.appId === null ? '' : 'WHERE app_id = @appId';
+        const params = { appId: query.scope.appId, limit: query.limit, offset: query.offset };
+        const rows = this.#sql(
+            `SELECT user_id, COUNT(*) AS n, MAX(created_at) AS newest FROM memories ${where}
+             GROUP BY user_id ORDER BY newest DESC, user_id LIMIT @limit OFFSET @offset`,
+          )
+          .all(params) as Array<{ user_id: string; n: number; newest: string }>;
+        const { total } = this.#sql(`SELECT COUNT(DISTINCT user_id) AS total FROM memories ${where}`).get(params) as { total: number };
+        return { items: rows.map((r) => ({ userId: r.user_id, memoryCount: r.n, newestMemoryAt: r.newest })), total };
+      })(),
+    );
   }
 
   #deleteRowids(rowids: readonly number[]): void {
