@@ -199,7 +199,11 @@ export class MemoryService {
       .rank(params.query, plan, candidates)
       .filter((s) => s.score >= params.minScore)
       .slice(0, params.limit)
-      .map((s) => ({ ...toListItem(s.candidate.memory), score: roundScore(s.score) }));
+      .map((s) => ({
+        ...toListItem(s.candidate.memory),
+        score: roundScore(s.score),
+        ...(params.explain && s.parts ? { explain: s.parts } : {}),
+      }));
     return { memories, context: memories.map((m) => `- ${m.text}`).join('\n') };
   }
 

@@ -70,3 +70,38 @@ export function parseCalibration(json: string, source: string): ModelCalibration
   }
   return result.data;
 }
+
+/** The file a calibration for a transformers.js model may sit in, beside the model's own files. */
+export const CALIBRATION_FILE = 'agent-memory-calibration.json';
+
+export interface ResolvedCalibration {
+  calibration: ModelCalibration;
+  /** Where it came from, for the log. */
+  source: string;
+  /** True when the model has none and USE-lite's stands in (scores rank, but 0.7 is not calibrated). */
+  fallback: boolean;
+}
+
+/**
+ * The calibration that belongs to a model: the file beside the model's files (`<modelDir>/<model>/` + CALIBRATION_FILE)
+ * when there is one, else the built-in one, else USE-lite's as a documented fallback.
+ */
+export function resolveCalibration(model: string, modelDir?: string): ResolvedCalibration {
+  if (modelDir !== undefined) {
+    const url = new URL(`file://${modelDir.replace(/\/?$/, '/')}${model}/${CALIBRATION_FILE}`);
+    let text: string | undefined;
+    try {
+      text = readFileSync(url, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined) {
+      const calibration = parseCalibration(text, url.pathname);
+      if (calibration.model !== model) throw new Error(`${url.pathname} is the calibration of "${calibration.model}", not of "${model}".`);
+      return { calibration, source: url.pathname, fallback: false };
+    }
+  }
+  const builtIn = builtInCalibration(model);
+  if (builtIn) return { calibration: builtIn, source: 'built in', fallback: false };
+  return { calibration: { ...DEFAULT_CALIBRATION, model }, source: 'fallback (use-lite)', fallback: true };
+}
