@@ -97,7 +97,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         const config = serveConfig(values, env);
         const mcpHandler = mcpHttpHandler(config, mcpDefaults(values, env), mcpSessionMode(values, env, config));
         const server = await startServer(config, { output: out, mcpHandler });
-        out.notice(`agent-memory is listening on ${server.url} (REST under /v1, MCP at /mcp, health at /healthz).`);
+        out.notice(`agent-memory is listening on ${server.url} (console at ${server.url}/console, REST under /v1, MCP at /mcp, health at /healthz).`);
         await onShutdown(() => server.close());
         return 0;
       }

@@ -1,7 +1,8 @@
 import { EmbeddingState } from '../core/embedding-state.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimiter } from '../core/rate-limit.js';
-import { HybridRanker } from '../core/ranking/hybrid-ranker.js';
+import { resolveCalibration } from '../core/ranking/calibration.js';
+import { HybridRanker, paramsFor } from '../core/ranking/hybrid-ranker.js';
 import { MemoryService } from '../core/service.js';
 import type { MemoryStore } from '../core/store.js';
 import { createEmbedder } from '../embeddings/index.js';
@@ -39,7 +40,15 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger): Prom
     return info;
   });
   const embeddings = new EmbeddingState(embedder, modelReady);
-  const service = new MemoryService({ store, embeddings, ranker: new HybridRanker(), ...(logger ? { logger } : {}) });
+  // Scores are calibrated per model: a model without a calibration still ranks, but 0.7 means less; say so.
+  const calibration = resolveCalibration(embedder.model, config.modelDir);
+  if (calibration.fallback) {
+    logger?.warn('no score calibration for this embedding model: using use-lite\'s, so minScore 0.7 is not calibrated; fit one with npm run calibrate', {
+      model: embedder.model,
+    });
+  }
+  const ranker = new HybridRanker(paramsFor(calibration.calibration));
+  const service = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
   let closed = false;
   return {
     service,

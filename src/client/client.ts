@@ -6,6 +6,8 @@ import {
   idempotencyKeySchema,
   listInputSchema,
   listResultSchema,
+  listUsersInputSchema,
+  listUsersResultSchema,
   memoryRefSchema,
   memorySchema,
   recallInputSchema,
@@ -18,6 +20,8 @@ import {
   type ListInput,
   type ListResult,
   type MemoryView,
+  type ListUsersInput,
+  type ListUsersResult,
   type RecallInput,
   type RecallItem,
   type RecallResult,
@@ -112,6 +116,15 @@ export class MemoryClient {
     const params = validate(forgetInputSchema, { id });
     const body = validate(updateInputSchema, patch);
     return this.#http.request({ method: 'PATCH', path: `/v1/memories/${encodeURIComponent(params.id)}`, body }, memorySchema);
+  }
+
+  /**
+   * One page of the users who have memories in the apps the key can see (or in `appId`), the most recently written
+   * to first: `{ users: [{ userId, memoryCount, newestMemoryAt }], total, page, pageSize }`.
+   */
+  async listUsers(input: ListUsersInput = {}): Promise<ListUsersResult> {
+    const query = validate(listUsersInputSchema, input);
+    return this.#http.request({ method: 'GET', path: '/v1/users', query }, listUsersResultSchema);
   }
 
   /** The memories that answer `query`, as one context string ("- text" per line), or "" when nothing matched. */

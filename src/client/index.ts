@@ -29,9 +29,12 @@ export type {
   ListItem,
   ListResult,
   MemoryView,
+  ListUsersInput,
+  ListUsersResult,
   RecallInput,
   RecallItem,
   StoreInput,
   StoreResult,
   UpdateInput,
+  UserSummary,
 } from '../core/schemas.js';

@@ -250,11 +250,23 @@ export const recallFields = {
   minScore: minScoreSchema
     .default(LIMITS.recallMinScoreDefault)
     .describe('Drop memories scoring below this relevance (0 to 1). 0.7 keeps what answers the query.'),
+  explain: z
+    .boolean({ error: 'explain must be true or false.' })
+    .default(false)
+    .describe('Also return, per memory, the parts its score was computed from.'),
   ...filterFields,
 };
 export const recallInputSchema = z.strictObject(recallFields).superRefine(orderedWindow);
 export type RecallInput = z.input<typeof recallInputSchema>;
 export type RecallParams = z.output<typeof recallInputSchema>;
+
+export const listUsersInputSchema = z.strictObject({
+  appId: appIdSchema.optional(),
+  page: listFields.page,
+  pageSize: listFields.pageSize,
+});
+export type ListUsersInput = z.input<typeof listUsersInputSchema>;
+export type ListUsersParams = z.output<typeof listUsersInputSchema>;
 
 export const forgetAllFields = {
   userId: userIdSchema,
@@ -325,8 +337,39 @@ export const listResultSchema = z.object({
 });
 export type ListResult = z.infer<typeof listResultSchema>;
 
+export const userSummarySchema = z.object({
+  userId: z.string(),
+  memoryCount: z.number().int().describe('How many memories the user has in the apps the key can see (or in appId).'),
+  newestMemoryAt: timestamp.describe('createdAt of the user\u2019s newest memory there.'),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const listUsersResultSchema = z.object({
+  users: z.array(userSummarySchema),
+  total: z.number().int().describe('How many users have memories there.'),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type ListUsersResult = z.infer<typeof listUsersResultSchema>;
+
+/** Why a memory scored what it did (recall with `explain: true`); see ScoreParts in core/ranking/types.ts. */
+export const scorePartsSchema = z
+  .object({
+    cosine: z.number().describe('Cosine similarity of the memory and the query, -1 to 1.'),
+    semantic: z.number().describe("The cosine on the embedding model's calibrated scale, 0 to 1."),
+    words: z.number().describe("Share of the query's word information the memory contains, 0 to 1."),
+    context: z.number().describe('Added by reading the memory with a neighbouring turn of the same conversation.'),
+    brevity: z.number().describe('Factor for a memory with almost no content words (1: none).'),
+    date: z.number().describe('Added because the memory is of, or names, the day or month the query names.'),
+    gap: z.number().describe('Taken off because the best match of the query is much stronger.'),
+    raw: z.number().describe("The evidence the model's calibration maps to the score."),
+    newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
+  })
+  .describe('The parts of the score (explain: true).');
+
 export const recallItemSchema = listItemSchema.extend({
   score: z.number().describe('Relevance to the query, 0 to 1; 0.7 and above answers it.'),
+  explain: scorePartsSchema.optional(),
 });
 export type RecallItem = z.infer<typeof recallItemSchema>;
 

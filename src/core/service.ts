@@ -13,6 +13,7 @@ import {
   forgetManyInputSchema,
   idempotencyKeySchema,
   listInputSchema,
+  listUsersInputSchema,
   memoryRefSchema,
   recallInputSchema,
   storeInputSchema,
@@ -21,6 +22,7 @@ import {
   type ListItem,
   type ListResult,
   type MemoryView,
+  type ListUsersResult,
   type RecallResult,
   type StoreResult,
 } from './schemas.js';
@@ -272,10 +274,7 @@ export class MemoryService {
     const scope = await this.#readScope(caller, params.appId);
     const envelope = { page: params.page, pageSize: params.pageSize };
     if (!scope) return { memories: [], total: 0, ...envelope };
-    const offset = params.page * params.pageSize;
-    if (!Number.isSafeInteger(offset)) {
-      throw new MemoryError('validation_error', 'page is too large.', { details: [{ path: 'page', message: 'page is too large.' }] });
-    }
+    const offset = pageOffset(params.page, params.pageSize);
     this.#purgeExpired.poke();
     const { items, total } = await this.storage.listMemories({
       userId: params.userId,
@@ -285,6 +284,17 @@ export class MemoryService {
       filter: this.#filter(params),
     });
     return { memories: items.map(toListItem), total, ...envelope };
+  }
+
+  /** The users with memories in the apps the caller can see (or in `appId`): the most recently written to first. */
+  async listUsers(caller: Caller, input: unknown): Promise<ListUsersResult> {
+    const params = parseInput(listUsersInputSchema, input);
+    const scope = await this.#readScope(caller, params.appId);
+    const envelope = { page: params.page, pageSize: params.pageSize };
+    if (!scope) return { users: [], total: 0, ...envelope };
+    const offset = pageOffset(params.page, params.pageSize);
+    const { items, total } = await this.storage.listUsers({ scope, offset, limit: params.pageSize });
+    return { users: items, total, ...envelope };
   }
 
   async recall(caller: Caller, input: unknown): Promise<RecallResult> {
@@ -302,7 +312,11 @@ export class MemoryService {
       .rank(params.query, plan, candidates)
       .filter((s) => s.score >= params.minScore)
       .slice(0, params.limit)
-      .map((s) => ({ ...toListItem(s.candidate.memory), score: roundScore(s.score) }));
+      .map((s) => ({
+        ...toListItem(s.candidate.memory),
+        score: roundScore(s.score),
+        ...(params.explain && s.parts ? { explain: s.parts } : {}),
+      }));
     return { memories, context: memories.map(contextLine).join('\n') };
   }
 
@@ -334,6 +348,15 @@ export class MemoryService {
     if (model === 'loading') return { status: 'starting', store: 'ok', model, reason: 'The embedding model is loading.' };
     return { status: 'ok', store: 'ok', model };
   }
+}
+
+/** The first row of a page; a page so far out that the offset is not a safe integer is refused, not rounded. */
+function pageOffset(page: number, pageSize: number): number {
+  const offset = page * pageSize;
+  if (!Number.isSafeInteger(offset)) {
+    throw new MemoryError('validation_error', 'page is too large.', { details: [{ path: 'page', message: 'page is too large.' }] });
+  }
+  return offset;
 }
 
 function parseIdempotencyKey(value: string): string {

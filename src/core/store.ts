@@ -4,6 +4,7 @@
  * MemoryError; the core never sees SQL.
  */
 import type { MemoryRef } from './ids.js';
+import type { UserSummary } from './schemas.js';
 import type { ApiKeyRecord, App, MemoryRecord } from './types.js';
 
 /** Which apps a query may touch: one app, or all of them. */
@@ -88,6 +89,13 @@ export interface ListQuery {
   offset: number;
   limit: number;
   filter?: MemoryFilter | undefined;
+}
+
+/** The users with memories in a scope: those whose newest memory is the most recent first, then by user id. */
+export interface UserListQuery {
+  scope: AppScope;
+  offset: number;
+  limit: number;
 }
 
 /**
@@ -208,6 +216,11 @@ export interface MemoryStore {
    */
   updateMemory(ref: MemoryRef, scope: AppScope, change: MemoryChange): Promise<UpdateOutcome>;
   listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
+  /**
+   * One page of the users who have memories in the scope, with their count and newest createdAt; user ids compared
+   * byte-wise (UTF-8) after the date, so the order is the same on every backend. `total` counts the users.
+   */
+  listUsers(query: UserListQuery): Promise<{ items: UserSummary[]; total: number }>;
   /** Deletes the visible (live) memories among refs, all or nothing; returns how many went. */
   deleteMemories(refs: MemoryRef[], scope: AppScope): Promise<number>;
   /** Deletes the user's live memories that the filter lets through. */

@@ -3,6 +3,7 @@ import type { Authenticator } from '../core/auth.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import type { MemoryService } from '../core/service.js';
+import { consoleRouter } from './console.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler, notFound } from './middleware/errors.js';
@@ -11,6 +12,7 @@ import { requestId } from './middleware/request-id.js';
 import { healthRouter } from './routes/health.js';
 import { memoriesRouter } from './routes/memories.js';
 import { openApiRouter } from './routes/openapi.js';
+import { usersRouter } from './routes/users.js';
 
 export interface AppDeps {
   service: MemoryService;
@@ -19,6 +21,8 @@ export interface AppDeps {
   logger: Logger;
   /** The MCP streamable HTTP endpoint, mounted at /mcp behind the same key check and rate limit. */
   mcp?: RequestHandler;
+  /** The web console's built files, served at /console; no console when absent. */
+  consoleDir?: string;
 }
 
 /** The HTTP application: no side effects at import, everything it uses is passed in. */
@@ -33,10 +37,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(accessLog(deps.logger));
   app.use(healthRouter(deps.service));
   app.use(openApiRouter());
+  if (deps.consoleDir !== undefined) app.use('/console', consoleRouter(deps.consoleDir));
 
   const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);
   app.use('/v1/memories', memoriesRouter(deps.service));
+  app.use('/v1/users', usersRouter(deps.service));
   if (deps.mcp) app.all('/mcp', ...guarded, deps.mcp);
 
   app.use(notFound());

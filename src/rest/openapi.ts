@@ -13,6 +13,8 @@ import {
   idempotencyKeySchema,
   listInputSchema,
   listResultSchema,
+  listUsersInputSchema,
+  listUsersResultSchema,
   memoryRefSchema,
   memorySchema,
   recallInputSchema,
@@ -96,7 +98,8 @@ interface Operation {
   omitQuery?: readonly string[];
   body?: z.ZodType;
   headers?: Array<{ name: string; description: string; schema: z.ZodType }>;
-  responses: Record<number, { description: string; schema: z.ZodType | JsonSchema; headers?: Record<string, string> }>;
+  /** A response without schema has no body (a redirect); contentType defaults to application/json. */
+  responses: Record<number, { description: string; schema?: z.ZodType | JsonSchema; contentType?: string; headers?: Record<string, string> }>;
   errors: number[];
   /** No API key (health, this document). */
   open?: boolean;
@@ -148,6 +151,26 @@ const OPERATIONS: Operation[] = [
     open: true,
     responses: { 200: { description: 'The OpenAPI 3.1 document of this API.', schema: { type: 'object' } } },
     errors: [],
+  },
+  {
+    method: 'get',
+    path: '/console',
+    summary: 'The web console: redirects to /console/, its page (its scripts and styles are static files below it)',
+    open: true,
+    responses: {
+      301: { description: 'To /console/, the page.', headers: { Location: '/console/' } },
+      200: { description: 'The console page (at /console/).', schema: { type: 'string' }, contentType: 'text/html' },
+      503: { description: 'The console is not built (npm run build).', schema: { $ref: '#/components/schemas/Error' } },
+    },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/v1/users',
+    summary: 'The users with memories in the apps the key can see, most recently active first',
+    query: listUsersInputSchema,
+    responses: { 200: { description: 'One page of users.', schema: listUsersResultSchema } },
+    errors: [...COMMON_ERRORS, 403],
   },
   {
     method: 'post',
@@ -296,7 +319,7 @@ function operation(op: Operation): JsonSchema {
       ...(r.headers
         ? { headers: Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
         : {}),
-      content: { 'application/json': { schema } },
+      ...(schema === undefined ? {} : { content: { [r.contentType ?? 'application/json']: { schema } } }),
     };
   }
   for (const status of [...new Set(op.errors)].sort()) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };

@@ -2,6 +2,8 @@
  * GET /openapi.json: served without a key, valid OpenAPI 3.1 by a maintained validator, generated from the core
  * schemas, and describing exactly the routes the app serves (both ways).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import type { Express } from 'express';
@@ -24,6 +26,8 @@ let doc: Document;
 
 beforeAll(async () => {
   server = await startTestServer({}, { mcpHandler: (service) => createMcpHttpHandler({ service }) });
+  // A console "build" of one page, so that the app mounts the console's routes.
+  writeFileSync(join(server.dir, 'index.html'), '<!doctype html><title>console</title>');
   const res = await fetch(`${server.url}/openapi.json`);
   expect(res.status).toBe(200);
   doc = (await res.json()) as Document;
@@ -76,6 +80,7 @@ describe('GET /openapi.json', () => {
       rateLimiter: server.runtime.rateLimiter(0),
       logger: silentLogger,
       mcp: createMcpHttpHandler({ service: server.runtime.service }),
+      consoleDir: server.dir,
     });
     const served = servedRoutes(app).map(shape).map((r) => (r === 'ALL /mcp' ? 'POST /mcp' : r));
     const documented = documentedRoutes().map(shape);

@@ -148,6 +148,48 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       });
     });
 
+    it('lists users, the most recently written to first (then user id byte-wise), paged, with a true total, per app', async () => {
+      const other = await store.ensureApp('other');
+      // "B" < "a" < "é" byte-wise; b, a and é tie on their newest memory (minute 5), so the tie is broken by id.
+      const stored = [
+        memory('a', 'a1', [1, 0, 0, 0], 1),
+        memory('a', 'a2', [1, 0, 0, 0], 5),
+        memory('B', 'b1', [1, 0, 0, 0], 5),
+        memory('é', 'e1', [1, 0, 0, 0], 5, other.id),
+        memory('old', 'o1', [1, 0, 0, 0], 0),
+        memory('new', 'n1', [1, 0, 0, 0], 2),
+        memory('new', 'n2', [1, 0, 0, 0], 9, other.id),
+      ];
+      for (const m of stored) await store.insertMemory(m);
+      const at = (minute: number) => new Date(Date.UTC(2024, 0, 1, 0, minute)).toISOString();
+      const all = await store.listUsers({ scope: { appId: null }, offset: 0, limit: 10 });
+      expect(all).toEqual({
+        total: 5,
+        items: [
+          { userId: 'new', memoryCount: 2, newestMemoryAt: at(9) },
+          { userId: 'B', memoryCount: 1, newestMemoryAt: at(5) },
+          { userId: 'a', memoryCount: 2, newestMemoryAt: at(5) },
+          { userId: 'é', memoryCount: 1, newestMemoryAt: at(5) },
+          { userId: 'old', memoryCount: 1, newestMemoryAt: at(0) },
+        ],
+      });
+      const page = await store.listUsers({ scope: { appId: null }, offset: 2, limit: 2 });
+      expect(page).toEqual({ total: 5, items: all.items.slice(2, 4) });
+      expect(await store.listUsers({ scope: { appId: null }, offset: 10, limit: 2 })).toEqual({ total: 5, items: [] });
+      const scoped = await store.listUsers({ scope: { appId: other.id }, offset: 0, limit: 10 });
+      expect(scoped).toEqual({
+        total: 2,
+        items: [
+          { userId: 'new', memoryCount: 1, newestMemoryAt: at(9) },
+          { userId: 'é', memoryCount: 1, newestMemoryAt: at(5) },
+        ],
+      });
+      await store.deleteUserMemories('new', { appId: null });
+      expect((await store.listUsers({ scope: { appId: other.id }, offset: 0, limit: 10 })).items.map((u) => u.userId)).toEqual(['é']);
+      const empty = await store.ensureApp('empty');
+      expect(await store.listUsers({ scope: { appId: empty.id }, offset: 0, limit: 10 })).toEqual({ total: 0, items: [] });
+    });
+
     it('keeps memories and their search entries together through insert and every delete', async () => {
       const a = memory('u1', 'likes hiking in the alps', [1, 0, 0, 0], 1);
       const b = memory('u1', 'owns a red bicycle', [0, 1, 0, 0], 2);
@@ -528,6 +570,10 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await store.countMemories()).toBe(3);
       const many = Array.from({ length: 5 }, (_, i) => ({ ...memory('u3', `old ${i}`, [1, 0, 0, 0], i), expiresAt: PAST }));
       await store.insertMemories(many);
+      // A user whose memories have all expired has none to list.
+      const users = await store.listUsers({ scope: { appId: null }, offset: 0, limit: 10 });
+      expect(users.items.map((u) => [u.userId, u.memoryCount])).toEqual([['u1', 3]]);
+      expect(users.total).toBe(1);
       expect(await store.purgeExpired(new Date().toISOString(), 2)).toBe(2);
       expect(await store.purgeExpired(new Date().toISOString(), 10)).toBe(3);
       expect(await store.purgeExpired(new Date().toISOString(), 10)).toBe(0);

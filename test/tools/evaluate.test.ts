@@ -10,10 +10,10 @@ const data: EvalData = {
     { userId: 'u2', id: 'm3', text: 'Ben swims', createdAt: '2024-01-03T00:00:00.000Z' },
   ],
   queries: [
-    { id: 'q1', userId: 'u1', query: 'pottery', gold: ['m1'], category: 'single-hop' },
-    { id: 'q2', userId: 'u1', query: 'running', gold: ['m2'], category: 'single-hop' },
-    { id: 'q3', userId: 'u2', query: 'nothing', gold: [], category: 'single-hop' },
-    { id: 'q4', userId: 'u2', query: 'trick', gold: ['m3'], category: 'adversarial' },
+    { id: 'q1', userId: 'u1', query: 'pottery', gold: ['m1'], category: 'single-hop', unanswerable: false },
+    { id: 'q2', userId: 'u1', query: 'running', gold: ['m2'], category: 'single-hop', unanswerable: false },
+    { id: 'q3', userId: 'u2', query: 'nothing', gold: [], category: 'single-hop', unanswerable: false },
+    { id: 'q4', userId: 'u2', query: 'trick', gold: ['m3'], category: 'adversarial', unanswerable: false },
   ],
 };
 

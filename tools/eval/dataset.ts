@@ -19,6 +19,13 @@ export interface EvalQuery {
   query: string;
   gold: string[];
   category: string;
+  /** LongMemEval: every turn of the sessions that hold the answer (session-level hit@k); absent elsewhere. */
+  sessionGold?: string[] | undefined;
+  /**
+   * A question whose answer is not among the memories at all (the set's own label: category "unanswerable", or a
+   * LongMemEval `_abs` question): recall should return nothing for it at the defaults.
+   */
+  unanswerable: boolean;
 }
 
 export interface EvalData {
@@ -66,12 +73,20 @@ export function loadEvalData(dir: string): EvalData {
     if (!Array.isArray(gold) || !gold.every((g): g is string => typeof g === 'string')) {
       throw new Error(`${queriesPath}: "gold" must be an array of ids`);
     }
+    const sessionGold = (row as Record<string, unknown>).sessionGold;
+    if (sessionGold !== undefined && (!Array.isArray(sessionGold) || !sessionGold.every((g) => typeof g === 'string'))) {
+      throw new Error(`${queriesPath}: "sessionGold" must be an array of ids`);
+    }
+    const id = text(row, 'id', queriesPath);
+    const category = text(row, 'category', queriesPath);
     return {
-      id: text(row, 'id', queriesPath),
+      id,
       userId: text(row, 'userId', queriesPath),
       query: text(row, 'query', queriesPath),
       gold,
-      category: text(row, 'category', queriesPath),
+      category,
+      sessionGold: sessionGold as string[] | undefined,
+      unanswerable: gold.length === 0 && (category === 'unanswerable' || id.endsWith('_abs')),
     };
   });
   return { memories, queries };

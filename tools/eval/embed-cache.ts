@@ -11,6 +11,7 @@ export class EmbedCache {
   readonly #path: string;
   readonly #vectors = new Map<string, Float32Array>();
   #dirty = false;
+  #savedAt = Date.now();
 
   constructor(path: string) {
     this.#path = path;
@@ -31,7 +32,7 @@ export class EmbedCache {
     return this.#vectors.get(text);
   }
 
-  /** Embeds the texts not cached yet (in chunks, saving after each so an interrupted run keeps its work). */
+  /** Embeds the texts not cached yet (in chunks, saving every half minute so an interrupted run keeps its work; `save` at the end). */
   async fill(embedder: Embedder, texts: readonly string[], kind: EmbedKind, onProgress?: (done: number, total: number) => void): Promise<void> {
     const missing = [...new Set(texts)].filter((t) => !this.#vectors.has(t));
     const chunk = 64;
@@ -43,7 +44,8 @@ export class EmbedCache {
         if (v) this.#vectors.set(t, v);
       });
       this.#dirty = true;
-      this.save();
+      // The file grows to tens of MB: rewrite it every half minute, not after every chunk.
+      if (Date.now() - this.#savedAt > 30_000) this.save();
       onProgress?.(Math.min(i + chunk, missing.length), missing.length);
     }
   }
@@ -55,5 +57,6 @@ export class EmbedCache {
     for (const [text, v] of this.#vectors) out[text] = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
     writeFileSync(this.#path, JSON.stringify(out));
     this.#dirty = false;
+    this.#savedAt = Date.now();
   }
 }

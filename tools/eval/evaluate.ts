@@ -5,7 +5,7 @@
  */
 import type { EvalData, EvalQuery } from './dataset.js';
 import { usersOf } from './dataset.js';
-import { metricsTable, queryMetrics, summarize, thresholdOutcome, type MetricRow } from './metrics.js';
+import { hitAt, metricsTable, queryMetrics, summarize, thresholdOutcome, type MetricRow } from './metrics.js';
 import type { RecallFn } from './service-recall.js';
 
 export const DEFAULT_LIMIT = 5;
@@ -19,6 +19,10 @@ export interface EvalOptions {
   offTopic: readonly string[];
   /** Only these users' queries (robustness splits); all when undefined. */
   users?: readonly string[] | undefined;
+  /** Ask the off-topic questions of at most this many users (the first ones); every user when undefined. */
+  offTopicUsers?: number | undefined;
+  /** Whether the set's gold labels are exhaustive, so that precision at the defaults means something. */
+  exhaustive?: boolean | undefined;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -33,8 +37,33 @@ export interface ThresholdLine {
   meanReturned: number;
 }
 
+/**
+ * The figures the evaluation suite compares across sets (one row of `npm run eval`'s table). Ranking figures count
+ * the questions with gold except adversarial ones; threshold figures are at the service defaults (limit 5,
+ * minScore 0.7). A figure a set cannot measure is undefined (printed "n/a").
+ */
+export interface SuiteFigures {
+  questions: number;
+  recall5: number;
+  recall10: number;
+  /** Share of answerable questions with at least one gold memory among what recall returns at the defaults. */
+  hitAtDefaults: number;
+  /**
+   * Share of the memories returned at the defaults (answerable questions) that are gold: meaningful on sets whose
+   * labels are exhaustive (fact lists); on dialogue sets a returned turn that is not cited may still be relevant.
+   */
+  precisionAtDefaults: number | undefined;
+  /** Share of the set's unanswerable questions that return nothing at the defaults. */
+  unanswerableEmpty: number | undefined;
+  unanswerableCount: number;
+  offTopicEmpty: number;
+  /** LongMemEval: share of questions with any turn of an answer session in the top 5. */
+  sessionHit5: number | undefined;
+}
+
 export interface EvalReport {
   rows: MetricRow[];
+  suite: SuiteFigures;
   run: { id: string; results: string[] }[];
   atOptions: ThresholdLine;
   atDefaults: ThresholdLine;
@@ -58,8 +87,10 @@ function line(limit: number, minScore: number, runs: { results: string[]; gold: 
 export async function evaluate(data: EvalData, recall: RecallFn, options: EvalOptions): Promise<EvalReport> {
   const queries = scoredQueries(data, options.users);
   const headline = queries.filter((q) => q.category !== 'adversarial');
+  const unanswerable = data.queries.filter((q) => q.unanswerable && (options.users === undefined || options.users.includes(q.userId)));
+  const offTopicUsers = (options.users ?? usersOf(data.memories)).slice(0, options.offTopicUsers);
   const depth = Math.max(10, options.limit);
-  const total = queries.length + headline.length + options.offTopic.length * (options.users ?? usersOf(data.memories)).length;
+  const total = queries.length + headline.length + unanswerable.length + options.offTopic.length * offTopicUsers.length;
   let done = 0;
   const tick = (): void => {
     done++;
@@ -91,9 +122,15 @@ export async function evaluate(data: EvalData, recall: RecallFn, options: EvalOp
   }
   const atDefaults = line(DEFAULT_LIMIT, DEFAULT_MIN_SCORE, defaults);
 
+  let unanswerableEmpty = 0;
+  for (const q of unanswerable) {
+    if ((await recall(q.userId, q.query, DEFAULT_LIMIT, DEFAULT_MIN_SCORE)).length === 0) unanswerableEmpty++;
+    tick();
+  }
+
   let empty = 0;
   const offTopicLeaks: EvalReport['offTopicLeaks'] = [];
-  const users = options.users ?? usersOf(data.memories);
+  const users = offTopicUsers;
   for (const userId of users) {
     for (const query of options.offTopic) {
       const hits = await recall(userId, query, DEFAULT_LIMIT, DEFAULT_MIN_SCORE);
@@ -104,12 +141,32 @@ export async function evaluate(data: EvalData, recall: RecallFn, options: EvalOp
     }
   }
   const offTopicCount = users.length * options.offTopic.length;
+  const offTopicEmpty = offTopicCount === 0 ? 1 : empty / offTopicCount;
+  const overall = rows[rows.length - 1];
+  const returned = defaults.reduce((sum, r) => sum + r.results.length, 0);
+  const returnedGold = defaults.reduce((sum, r) => sum + r.results.filter((id) => r.gold.includes(id)).length, 0);
+  const withSessions = headline.filter((q) => q.sessionGold !== undefined && q.sessionGold.length > 0);
+  const suite: SuiteFigures = {
+    questions: headline.length,
+    recall5: overall?.recall5 ?? 0,
+    recall10: overall?.recall10 ?? 0,
+    hitAtDefaults: atDefaults.anyGold,
+    precisionAtDefaults: options.exhaustive === true ? (returned === 0 ? 0 : returnedGold / returned) : undefined,
+    unanswerableEmpty: unanswerable.length === 0 ? undefined : unanswerableEmpty / unanswerable.length,
+    unanswerableCount: unanswerable.length,
+    offTopicEmpty,
+    sessionHit5:
+      withSessions.length === 0
+        ? undefined
+        : withSessions.filter((q) => hitAt(ranked.get(q.id) ?? [], new Set(q.sessionGold), 5) === 1).length / withSessions.length,
+  };
   return {
     rows,
+    suite,
     run,
     atOptions,
     atDefaults,
-    offTopicEmpty: offTopicCount === 0 ? 1 : empty / offTopicCount,
+    offTopicEmpty,
     offTopicCount,
     offTopicLeaks,
   };
@@ -137,5 +194,21 @@ export function reportMarkdown(report: EvalReport): string {
     ...(sameAsDefaults ? [] : [thresholdText(atDefaults)]),
     '',
     `Off-topic questions returning nothing at the defaults: ${pct(report.offTopicEmpty)} of ${report.offTopicCount}.`,
+    '',
+    suiteMarkdown([{ name: 'this set', figures: report.suite }]),
+  ].join('\n');
+}
+
+const fixed = (x: number | undefined): string => (x === undefined ? 'n/a' : x.toFixed(3));
+
+/** One table over several sets: the suite's figures, one row a set. */
+export function suiteMarkdown(rows: readonly { name: string; figures: SuiteFigures }[]): string {
+  return [
+    '| set | questions | recall@5 | recall@10 | hit at defaults | precision at defaults | unanswerable empty | off-topic empty | session hit@5 |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(({ name, figures: f }) =>
+      `| ${name} | ${f.questions} | ${fixed(f.recall5)} | ${fixed(f.recall10)} | ${fixed(f.hitAtDefaults)} | ${fixed(f.precisionAtDefaults)} | ` +
+      `${f.unanswerableEmpty === undefined ? 'n/a' : `${fixed(f.unanswerableEmpty)} (${f.unanswerableCount})`} | ${fixed(f.offTopicEmpty)} | ${fixed(f.sessionHit5)} |`,
+    ),
   ].join('\n');
 }

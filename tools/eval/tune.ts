@@ -1,8 +1,9 @@
 /**
  * Tuning harness: evaluates ranker variants through the real recall pipeline (MemoryService over SQLite) with
- * embeddings from a cache, in seconds per variant. Not the source of the reported figures (`npm run eval` is).
+ * embeddings from a cache, on every set of the suite at once, in seconds per variant. Not the source of the
+ * reported figures (`npm run eval` is: it stores through the real service).
  *
- *   node --import tsx tools/eval/tune.ts --data DIR [--users a,b] [--variants FILE.json]
+ *   node --import tsx tools/eval/tune.ts [--data DIR[,DIR...]] [--variants FILE.json] [--leaks N]
  *
  * The first run embeds every memory with the real model into `.tmp/eval-embeddings.json` (git-ignored); query texts
  * the cache lacks are embedded on first use. The cache is keyed by text only and holds USE-lite vectors: delete it
@@ -13,55 +14,66 @@ import { parseArgs } from 'node:util';
 import { HybridRanker, type RankerParams } from '../../src/core/ranking/hybrid-ranker.js';
 import { createEmbedder } from '../../src/embeddings/index.js';
 import { CachedEmbedder, cachedService, cachedStore, memoisedStore } from './cached-service.js';
-import { loadEvalData } from './dataset.js';
+import { loadEvalData, usersOf, type EvalData } from './dataset.js';
 import { EmbedCache } from './embed-cache.js';
-import { DEFAULT_MIN_SCORE, evaluate } from './evaluate.js';
+import { evaluate, suiteMarkdown, type SuiteFigures } from './evaluate.js';
 import { readOffTopic } from './off-topic.js';
 import { serviceRecall } from './service-recall.js';
+import { defaultSuite, evalSetOf } from './suite.js';
 
 const { values } = parseArgs({
   options: {
     data: { type: 'string' },
-    users: { type: 'string' },
     variants: { type: 'string' },
     cache: { type: 'string', default: '.tmp/eval-embeddings.json' },
+    'off-topic-users': { type: 'string', default: '10' },
+    // The first N users of each set only: LongMemEval's 63 haystacks take USE-lite about 15 minutes to embed.
+    'max-users': { type: 'string' },
   },
 });
-if (values.data === undefined) throw new Error('--data DIR is required');
-const data = loadEvalData(values.data);
+const sets = values.data === undefined ? defaultSuite().sets : values.data.split(',').map((dir) => evalSetOf(dir));
 const cache = new EmbedCache(values.cache);
-const missing = data.memories.filter((m) => cache.get(m.text) === undefined);
-if (missing.length > 0) {
-  const embedder = createEmbedder();
-  console.error(`embedding ${missing.length} memories into the cache...`);
-  await cache.fill(embedder, missing.map((m) => m.text), 'document', (d, t) => console.error(`  ${d}/${t}`));
-  await embedder.close();
+
+function firstUsers(data: EvalData, n: number | undefined): EvalData {
+  if (n === undefined) return data;
+  const keep = new Set(usersOf(data.memories).slice(0, n));
+  return { memories: data.memories.filter((m) => keep.has(m.userId)), queries: data.queries.filter((q) => keep.has(q.userId)) };
 }
-const store = await cachedStore(data.memories, cache);
-const memoised = memoisedStore(store);
+const loaded = [];
+for (const set of sets) {
+  const data = firstUsers(loadEvalData(set.dir), values['max-users'] === undefined ? undefined : Number(values['max-users']));
+  const missing = data.memories.filter((m) => cache.get(m.text) === undefined);
+  if (missing.length > 0) {
+    const embedder = createEmbedder();
+    console.error(`${set.name}: embedding ${missing.length} memories into the cache...`);
+    await cache.fill(embedder, missing.map((m) => m.text), 'document', (d, t) => console.error(`  ${d}/${t}`));
+    await embedder.close();
+  }
+  const store = await cachedStore(data.memories, cache);
+  loaded.push({ set, data, store, memoised: memoisedStore(store) });
+}
 const embedder = new CachedEmbedder(cache);
-const users = values.users?.split(',');
 const variants: Partial<RankerParams>[] =
   values.variants === undefined ? [{}] : (JSON.parse(readFileSync(values.variants, 'utf8')) as Partial<RankerParams>[]);
 const offTopic = readOffTopic();
 
 for (const variant of variants) {
   const started = Date.now();
-  const service = cachedService(memoised, embedder, new HybridRanker(variant));
-  const report = await evaluate(data, serviceRecall(service), { limit: 10, minScore: 0, offTopic, users });
-  const overall = report.rows[report.rows.length - 1];
-  console.log(
-    JSON.stringify({
-      variant,
-      r5: overall?.recall5.toFixed(3),
-      r10: overall?.recall10.toFixed(3),
-      mrr: overall?.mrr10.toFixed(3),
-      gold: report.atDefaults.anyGold.toFixed(3),
-      offEmpty: report.offTopicEmpty.toFixed(3),
-      minScore: DEFAULT_MIN_SCORE,
-      seconds: (Date.now() - started) / 1000,
-    }),
-  );
+  const rows: { name: string; figures: SuiteFigures }[] = [];
+  for (const { set, data, memoised } of loaded) {
+    const service = cachedService(memoised, embedder, new HybridRanker(variant));
+    const report = await evaluate(data, serviceRecall(service), {
+      limit: 10,
+      minScore: 0,
+      offTopic,
+      offTopicUsers: Number(values['off-topic-users']),
+      exhaustive: set.exhaustive,
+    });
+    rows.push({ name: set.name, figures: report.suite });
+  }
+  console.log(`\nvariant ${JSON.stringify(variant)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(suiteMarkdown(rows));
+  cache.save();
 }
 await embedder.close();
-await store.close();
+for (const { store } of loaded) await store.close();

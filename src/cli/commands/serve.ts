@@ -6,6 +6,7 @@ import { createApiKey } from '../../core/key-admin.js';
 import { createLogger, errorFields, type Logger } from '../../core/logger.js';
 import type { MemoryService } from '../../core/service.js';
 import { createApp } from '../../rest/app.js';
+import { DEFAULT_CONSOLE_DIR } from '../../rest/console.js';
 import { answerClientErrors } from '../../rest/client-error.js';
 import { gracefulConnections } from '../../rest/graceful.js';
 import type { ServeConfig } from '../config.js';
@@ -41,7 +42,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
       const { key } = await createApiKey(runtime.store, { label: 'first run' });
       output.notice(
         `No API key existed, so one was created. Keep it: it is shown only this once.\n\n  ${key}\n\n` +
-          'Send it as "Authorization: Bearer <key>". Manage keys with `agent-memory keys`.',
+          'Paste it into the console at /console, or send it as "Authorization: Bearer <key>". Manage keys with `agent-memory keys`.',
       );
     }
   } catch (error) {
@@ -55,6 +56,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     authenticator: new Authenticator({ store: runtime.store, extraKeys: config.apiKey ? [config.apiKey] : [] }),
     rateLimiter: runtime.rateLimiter(config.rateLimit),
     logger,
+    consoleDir: DEFAULT_CONSOLE_DIR,
     ...(mcp ? { mcp } : {}),
   });
 

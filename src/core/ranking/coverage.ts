@@ -12,11 +12,25 @@ export class TermWeights {
   readonly terms: readonly string[];
   readonly #weights: Map<string, number>;
   readonly #total: number;
+  /** Share of a term's weight that a related word (lexicon/related.ts) earns in place of the term itself. */
+  readonly #credit: number;
+  readonly #related: Map<string, readonly string[]>;
 
-  /** `queryStems`: the query's distinct stems; `pool`: the stems of every candidate. */
-  constructor(queryStems: readonly string[], pool: readonly ReadonlySet<string>[]) {
+  /**
+   * `queryStems`: the query's distinct stems; `pool`: the stems of every candidate; `prior`: pseudo-memories that
+   * contain no query term, added to the pool's size so that a few memories (a new user's) do not make every term
+   * look common.
+   */
+  constructor(
+    queryStems: readonly string[],
+    pool: readonly ReadonlySet<string>[],
+    prior = 0,
+    related: { stems: (stem: string) => readonly string[]; credit: number } = { stems: () => [], credit: 0 },
+  ) {
     this.terms = [...new Set(queryStems)];
-    const n = pool.length;
+    this.#credit = related.credit;
+    this.#related = new Map(this.terms.map((t) => [t, related.credit > 0 ? related.stems(t) : []]));
+    const n = pool.length + prior;
     this.#weights = new Map(
       this.terms.map((t) => {
         const df = pool.reduce((count, stems) => count + (stems.has(t) ? 1 : 0), 0);
@@ -27,11 +41,19 @@ export class TermWeights {
     this.#total = [...this.#weights.values()].reduce((a, b) => a + b, 0);
   }
 
+  /** Which query terms a set of stems contains, as a key ("" for none). */
+  coveredKey(stems: ReadonlySet<string>): string {
+    return this.terms.filter((t) => stems.has(t)).join(' ');
+  }
+
   /** Coverage in [0, 1] of a set of stems (0 for a query without terms). */
   coverage(stems: ReadonlySet<string>, also?: ReadonlySet<string>): number {
     if (this.#total <= 0) return 0;
     let covered = 0;
-    for (const [t, w] of this.#weights) if (stems.has(t) || also?.has(t)) covered += w;
+    for (const [t, w] of this.#weights) {
+      if (stems.has(t) || also?.has(t)) covered += w;
+      else if (this.#credit > 0 && (this.#related.get(t) ?? []).some((r) => stems.has(r) || also?.has(r) === true)) covered += this.#credit * w;
+    }
     return covered / this.#total;
   }
 }

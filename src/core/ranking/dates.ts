@@ -68,6 +68,25 @@ function single(t: number | undefined): DateSpan | undefined {
   return t === undefined ? undefined : { from: t, to: t };
 }
 
+/** Every explicit date (day or month) a text names, e.g. a memory that says "moved to Lisbon in March 2025". */
+export function dateSpansIn(text: string): DateSpan[] {
+  const spans: DateSpan[] = [];
+  // Day patterns come first in PATTERNS: a day found there also matches the month pattern, which adds nothing.
+  for (const { re, span } of PATTERNS) {
+    const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+    for (const m of text.matchAll(global)) {
+      const s = span(m as RegExpExecArray);
+      if (s !== undefined) spans.push(s);
+    }
+  }
+  return spans;
+}
+
+/** True when two spans of days overlap. */
+export function overlaps(a: DateSpan, b: DateSpan): boolean {
+  return a.from <= b.to && b.from <= a.to;
+}
+
 /** The first explicit date (day or month) the query names, if any. */
 export function dateSpanOf(query: string): DateSpan | undefined {
   for (const { re, span } of PATTERNS) {

@@ -13,10 +13,36 @@ export interface QueryPlan {
   perTerm: number;
 }
 
+/**
+ * Why a memory scored what it did (recall's `explain`): the evidence the ranker combined, each in [0, 1] unless
+ * said otherwise. `raw` is the calibration's input; the score is the model's calibration map of it.
+ */
+export interface ScoreParts {
+  /** Cosine similarity of the memory and the query (without its question frame), in [-1, 1]. */
+  cosine: number;
+  /** The cosine on the model's calibrated scale. */
+  semantic: number;
+  /** Share of the query's word information (idf-weighted terms) the memory contains. */
+  words: number;
+  /** What reading the memory with a neighbouring turn of the same conversation added. */
+  context: number;
+  /** The factor for a memory with almost no content words (1: none applied). */
+  brevity: number;
+  /** Added because the memory is of (or names) the day or month the query names. */
+  date: number;
+  /** Taken off because the best match of the query is much stronger. */
+  gap: number;
+  /** The evidence before calibration. */
+  raw: number;
+  /** Score added to rank this memory above an older one that states the same thing (absent when none). */
+  newer?: number;
+}
+
 export interface ScoredCandidate {
   candidate: Candidate;
   /** Calibrated relevance in [0, 1]. */
   score: number;
+  parts?: ScoreParts;
 }
 
 /**

@@ -6,6 +6,7 @@ import { queryInput } from '../query.js';
 
 const LIST_NUMBERS = ['page', 'pageSize'] as const;
 const RECALL_NUMBERS = ['limit', 'minScore'] as const;
+const RECALL_BOOLEANS = ['explain'] as const;
 
 /**
  * The /v1/memories routes: each one hands the request's input to the service and writes its answer. Literal
@@ -52,7 +53,7 @@ export function memoriesRouter(service: MemoryService): Router {
   });
 
   router.get('/recall', async (req, res) => {
-    res.json(await service.recall(callerOf(res), queryInput(req, RECALL_NUMBERS)));
+    res.json(await service.recall(callerOf(res), queryInput(req, RECALL_NUMBERS, RECALL_BOOLEANS)));
   });
 
   router.post('/recall', body, async (req, res) => {

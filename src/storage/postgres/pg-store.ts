@@ -22,9 +22,11 @@ import type {
   StoreCapabilities,
   TermMatches,
   UpdateOutcome,
+  UserListQuery,
   WordMatchQuery,
 } from '../../core/store.js';
 import { textKey } from '../../core/text-key.js';
+import type { UserSummary } from '../../core/schemas.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import {
   createPool,
@@ -380,6 +382,29 @@ export class PgStore implements MemoryStore {
             p.values,
           );
           return { items: rows.map(toMemory), total: Number(count[0]?.n ?? 0) };
+        },
+        { isolation: 'REPEATABLE READ', readOnly: true },
+      ),
+    );
+  }
+
+  listUsers(q: UserListQuery): Promise<{ items: UserSummary[]; total: number }> {
+    return this.#run(() =>
+      withTransaction(
+        this.#pool,
+        async (client) => {
+          const p = new Params();
+          // Live memories only: an expired one counts for nothing, as for every read.
+          const where = `WHERE true ${q.scope.appId === null ? '' : `AND m.app_id = ${p.add(q.scope.appId)}`} ${liveSql('m', new Date().toISOString(), p)}`;
+          const { rows: count } = await client.query<CountRow>(`SELECT count(DISTINCT m.user_id) AS n FROM memories m ${where}`, p.values);
+          // COLLATE "C": user ids compare byte-wise, as on SQLite, whatever the database's collation.
+          const { rows } = await client.query<{ user_id: string; n: string; newest: Date }>(
+            `SELECT m.user_id, count(*) AS n, max(m.created_at) AS newest FROM memories m ${where}
+             GROUP BY m.user_id ORDER BY newest DESC, m.user_id COLLATE "C" LIMIT ${p.add(q.limit)} OFFSET ${p.add(q.offset)}`,
+            p.values,
+          );
+          const items = rows.map((r) => ({ userId: r.user_id, memoryCount: Number(r.n), newestMemoryAt: iso(r.newest) }));
+          return { items, total: Number(count[0]?.n ?? 0) };
         },
         { isolation: 'REPEATABLE READ', readOnly: true },
       ),

@@ -21,9 +21,11 @@ import type {
   StoreCapabilities,
   TermMatches,
   UpdateOutcome,
+  UserListQuery,
   WordMatchQuery,
 } from '../../core/store.js';
 import { textKey } from '../../core/text-key.js';
+import type { UserSummary } from '../../core/schemas.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import { openDatabase, type SqliteDatabase, type Statement } from './connection.js';
 import { deleteFields, writeFields } from './fields.js';
@@ -346,6 +348,25 @@ export class SqliteStore implements MemoryStore {
         return { items, total };
       })();
     });
+  }
+
+  listUsers(query: UserListQuery): Promise<{ items: UserSummary[]; total: number }> {
+    return this.#run(() =>
+      this.#db.transaction(() => {
+        // Grouped over the (user_id, ...) indexes, which hold user_id and created_at: no memory row is read.
+        // Live memories only: an expired one counts for nothing, as for every read (expires_at is in those indexes).
+        const live = '(expires_at IS NULL OR expires_at > @now)';
+        const where = query.scope.appId === null ? `WHERE ${live}` : `WHERE app_id = @appId AND ${live}`;
+        const params = { appId: query.scope.appId, limit: query.limit, offset: query.offset, now: new Date().toISOString() };
+        const rows = this.#sql(
+            `SELECT user_id, COUNT(*) AS n, MAX(created_at) AS newest FROM memories ${where}
+             GROUP BY user_id ORDER BY newest DESC, user_id LIMIT @limit OFFSET @offset`,
+          )
+          .all(params) as Array<{ user_id: string; n: number; newest: string }>;
+        const { total } = this.#sql(`SELECT COUNT(DISTINCT user_id) AS total FROM memories ${where}`).get(params) as { total: number };
+        return { items: rows.map((r) => ({ userId: r.user_id, memoryCount: r.n, newestMemoryAt: r.newest })), total };
+      })(),
+    );
   }
 
   #deleteRowids(rowids: readonly number[]): void {

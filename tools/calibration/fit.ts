@@ -1,0 +1,137 @@
+/**
+ * Fitting a model's score calibration (core/ranking/calibration.ts) from labelled data: the cosine range that
+ * counts as semantic evidence, and the raw evidence that maps to the default threshold 0.7.
+ *
+ * - cosineFloor: the 90th percentile of the cosines between questions no memory answers (the off-topic list and
+ *   the sets' unanswerable questions) and a user's memories: below it a cosine says nothing;
+ * - cosineCeiling: the 75th percentile of the cosines between answerable questions and their gold memories;
+ * - the 0.7 knot: the raw evidence that best separates "a gold memory among the top 5" for answerable questions
+ *   from "nothing" for unanswerable and off-topic ones (the mean of the two rates, highest first, then the
+ *   higher threshold).
+ */
+import { newMemoryId, newUuid } from '../../src/core/ids.js';
+import type { ModelCalibration } from '../../src/core/ranking/calibration.js';
+import { HybridRanker, paramsFor } from '../../src/core/ranking/hybrid-ranker.js';
+import { dot } from '../../src/embeddings/vector.js';
+import type { Embedder } from '../../src/embeddings/types.js';
+import { EmbeddingState } from '../../src/core/embedding-state.js';
+import { MemoryService } from '../../src/core/service.js';
+import { LOCAL_CALLER } from '../../src/core/types.js';
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import type { EvalData } from '../eval/dataset.js';
+import { DATASET_ID_KEY } from '../eval/service-recall.js';
+
+export interface FitInput {
+  embedder: Embedder;
+  sets: readonly { name: string; data: EvalData }[];
+  offTopic: readonly string[];
+  onProgress?: (message: string) => void;
+}
+
+function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))] as number;
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+export async function fitCalibration(input: FitInput): Promise<ModelCalibration> {
+  const info = await input.embedder.ready();
+  const embeddings = new EmbeddingState(input.embedder, Promise.resolve(info));
+  const gold: number[] = [];
+  const unrelated: number[] = [];
+  const runs: { store: SqliteStore; data: EvalData }[] = [];
+  const offTopicVectors = await input.embedder.embed(input.offTopic, 'query');
+
+  for (const { name, data } of input.sets) {
+    input.onProgress?.(`${name}: embedding ${data.memories.length} memories`);
+    const store = SqliteStore.open({ path: ':memory:' });
+    await store.useModel(info);
+    const app = await store.ensureApp('default');
+    const vectors = new Map<string, Float32Array>();
+    for (let i = 0; i < data.memories.length; i += 32) {
+      const batch = data.memories.slice(i, i + 32);
+      const embedded = await input.embedder.embed(batch.map((m) => m.text), 'document');
+      for (const [j, m] of batch.entries()) {
+        const embedding = embedded[j] as Float32Array;
+        vectors.set(m.id, embedding);
+        await store.insertMemory({
+          id: newMemoryId(),
+          uuid: newUuid(),
+          userId: m.userId,
+          appId: app.id,
+          text: m.text,
+          metadata: { [DATASET_ID_KEY]: m.id },
+          createdAt: new Date(m.createdAt).toISOString(),
+          embedding,
+        });
+      }
+    }
+    const byUser = new Map<string, Float32Array[]>();
+    for (const m of data.memories) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), vectors.get(m.id) as Float32Array]);
+    for (const q of data.queries) {
+      const [v] = await input.embedder.embed([new HybridRanker().plan(q.query, 5).embedText], 'query');
+      if (!v) continue;
+      for (const id of q.gold) {
+        const g = vectors.get(id);
+        if (g) gold.push(dot(v, g));
+      }
+      if (q.unanswerable) for (const m of byUser.get(q.userId) ?? []) unrelated.push(dot(v, m));
+    }
+    for (const memories of [...byUser.values()].slice(0, 3)) {
+      for (const v of offTopicVectors) for (const m of memories) unrelated.push(dot(v, m));
+    }
+    runs.push({ store, data });
+  }
+
+  const cosineFloor = round(quantile(unrelated, 0.9));
+  const cosineCeiling = round(Math.max(cosineFloor + 0.1, quantile(gold, 0.75)));
+  // Raw evidence of what recall returns, with an identity map so that the score is the raw value itself.
+  const ranker = new HybridRanker(paramsFor({ model: info.model, cosineFloor, cosineCeiling, knots: [[0, 0], [10, 10]] }));
+  const answerable: number[][] = [];
+  const abstain: number[] = [];
+  for (const { store, data } of runs) {
+    const service = new MemoryService({ store, embeddings, ranker });
+    const ask = async (userId: string, query: string): Promise<{ id: string; raw: number }[]> =>
+      (await service.recall(LOCAL_CALLER, { userId, query, limit: 5, minScore: 0, explain: true })).memories.map((m) => ({
+        id: String(m.metadata[DATASET_ID_KEY]),
+        raw: m.explain?.raw ?? 0,
+      }));
+    for (const q of data.queries) {
+      if (q.gold.length > 0 && q.category !== 'adversarial') {
+        answerable.push((await ask(q.userId, q.query)).filter((h) => q.gold.includes(h.id)).map((h) => h.raw));
+      } else if (q.unanswerable) {
+        abstain.push((await ask(q.userId, q.query))[0]?.raw ?? 0);
+      }
+    }
+    const users = [...new Set(data.memories.map((m) => m.userId))].slice(0, 3);
+    for (const userId of users) for (const query of input.offTopic) abstain.push((await ask(userId, query))[0]?.raw ?? 0);
+    await store.close();
+  }
+
+  let best = { t: 0.5, value: -1 };
+  for (let t = 0.05; t <= 1.5; t += 0.005) {
+    const hit = answerable.filter((raws) => raws.some((r) => r >= t)).length / Math.max(1, answerable.length);
+    const empty = abstain.filter((r) => r < t).length / Math.max(1, abstain.length);
+    const value = (hit + empty) / 2;
+    if (value >= best.value) best = { t, value };
+  }
+  const knot = round(best.t);
+  const top = round(Math.max(knot * 2.5, 1.25));
+  input.onProgress?.(
+    `cosine floor ${cosineFloor} (p90 of ${unrelated.length} unrelated pairs), ceiling ${cosineCeiling} (p75 of ${gold.length} gold pairs); raw ${knot} -> 0.7 (hit + abstention = ${(best.value * 2).toFixed(3)})`,
+  );
+  return {
+    model: info.model,
+    cosineFloor,
+    cosineCeiling,
+    knots: [
+      [0, 0],
+      [knot, 0.7],
+      [top, 1],
+    ],
+    fittedOn: input.sets.map((s) => `${s.name} (${s.data.queries.length} questions)`).join(', ') + ` + ${input.offTopic.length} off-topic questions`,
+    fittedAt: new Date().toISOString().slice(0, 10),
+  };
+}

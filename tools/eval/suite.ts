@@ -1,0 +1,45 @@
+/**
+ * The evaluation suite: the data folders `npm run eval` measures together when no `--data` is given, one kind of
+ * memory each, so that a ranking change is judged on all of them at once (a change that helps one and hurts
+ * another is not an improvement).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface EvalSet {
+  /** Short name in the table. */
+  name: string;
+  dir: string;
+  /** Gold lists every relevant memory, so that precision at the defaults is meaningful. */
+  exhaustive: boolean;
+}
+
+/** A folder's own settings, from an optional `set.json` beside its data: `{"name"?, "exhaustiveGold"?}`. */
+export function evalSetOf(dir: string, fallbackName?: string): EvalSet {
+  const settingsPath = join(dir, 'set.json');
+  let name = fallbackName ?? dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
+  let exhaustive = false;
+  if (existsSync(settingsPath)) {
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { name?: unknown; exhaustiveGold?: unknown };
+    if (typeof settings.name === 'string') name = settings.name;
+    exhaustive = settings.exhaustiveGold === true;
+  }
+  return { name, dir, exhaustive };
+}
+
+const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** The shared evaluation data beside the repository (`../shared/eval`), or `MEMORY_EVAL_DIR`. */
+const sharedDir = process.env.MEMORY_EVAL_DIR ?? resolve(repoRoot, '..', 'shared', 'eval');
+
+/** The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists. */
+export function defaultSuite(): { sets: EvalSet[]; missing: string[] } {
+  const candidates: EvalSet[] = [
+    evalSetOf(join(sharedDir, 'locomo-dev'), 'locomo-turns'),
+    evalSetOf(join(sharedDir, 'locomo-facts-dev'), 'locomo-facts'),
+    evalSetOf(join(sharedDir, 'longmemeval-dev'), 'longmemeval'),
+    evalSetOf(join(repoRoot, 'tools', 'eval', 'data', 'people-facts'), 'people-facts'),
+  ];
+  const present = (set: EvalSet): boolean => existsSync(join(set.dir, 'memories.jsonl')) && existsSync(join(set.dir, 'queries.jsonl'));
+  return { sets: candidates.filter(present), missing: candidates.filter((s) => !present(s)).map((s) => s.dir) };
+}
