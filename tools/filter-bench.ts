@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { searchCandidates } from '../src/core/candidates.js';
 import type { MemoryFilter, MemoryStore, NewMemory } from '../src/core/store.js';
-import { openPgStore } from '../src/storage/postgres/index.js';
+import { query } from '../src/storage/postgres/connection.js';
+import { openPgStore, type PgStore } from '../src/storage/postgres/index.js';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import { mulberry32 } from './shared/prng.js';
 
@@ -36,11 +37,23 @@ function unitVector(): Float32Array {
   return v.map((x) => x / norm);
 }
 
-async function openStore(): Promise<{ store: MemoryStore; label: string; close(): Promise<void> }> {
+interface Opened {
+  store: MemoryStore;
+  label: string;
+  /** After the load: fresh planner statistics on PostgreSQL, as a server's autovacuum would gather. */
+  afterLoad(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const analyze = (store: PgStore) => async () => {
+  await query(store.pool, 'ANALYZE');
+};
+
+async function openStore(): Promise<Opened> {
   if (values['database-url'] !== undefined) {
     const schema = `filter_bench_${Date.now().toString(36)}`;
     const store = await openPgStore(values['database-url'], { schema, statementTimeoutMs: 600_000 });
-    return { store, label: `PostgreSQL (schema ${schema})`, close: () => store.close() };
+    return { store, label: `PostgreSQL (schema ${schema})`, afterLoad: analyze(store), close: () => store.close() };
   }
   if (values.pglite) {
     const { PGlite } = await import('@electric-sql/pglite');
@@ -55,6 +68,7 @@ async function openStore(): Promise<{ store: MemoryStore; label: string; close()
     return {
       store,
       label: 'PostgreSQL on PGlite (in process)',
+      afterLoad: analyze(store),
       async close() {
         await store.close();
         await server.stop();
@@ -67,6 +81,7 @@ async function openStore(): Promise<{ store: MemoryStore; label: string; close()
   return {
     store,
     label: 'SQLite',
+    afterLoad: () => Promise.resolve(),
     async close() {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -123,6 +138,7 @@ const topicAndSource = (i: number): MemoryFilter => ({ metadata: { topic: `topic
 const opened = await openStore();
 try {
   const buildSeconds = await build(opened.store);
+  await opened.afterLoad();
   const store = opened.store;
   const cases: Array<[string, (i: number) => MemoryFilter | undefined, string]> = [
     ['none', () => undefined, '100%'],

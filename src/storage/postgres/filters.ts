@@ -21,16 +21,18 @@ export function filterSql(alias: string, userId: string, filter: MemoryFilter | 
   const parts = [liveSql(alias, nowOf(filter), p)];
   if (filter?.since !== undefined) parts.push(`AND ${alias}.created_at >= ${p.add(filter.since)}::timestamptz`);
   if (filter?.until !== undefined) parts.push(`AND ${alias}.created_at < ${p.add(filter.until)}::timestamptz`);
-  for (const [key, value] of Object.entries(filter?.metadata ?? {})) {
-    const field = metadataField(key, value);
+  const fields = Object.entries(filter?.metadata ?? {}).map(([key, value]) => metadataField(key, value));
+  if (fields.some((f) => f === undefined)) {
     // The schema refuses what cannot be indexed; should one get here, it matches nothing rather than everything.
-    if (field === undefined) {
-      parts.push('AND false');
-      continue;
-    }
+    parts.push('AND false');
+  } else if (fields.length > 0) {
+    // One subquery for every key: the memories that hold all of the entries (one index range per entry). A
+    // subquery per key left the planner joining them row by row.
+    const pairs = fields.map((f) => `(${p.add(f?.key)}, ${p.add(f?.value)})`).join(', ');
     parts.push(
       `AND ${alias}.id IN (SELECT f.memory_id FROM memory_fields f
-         WHERE f.user_id = ${p.add(userId)} AND f.key = ${p.add(field.key)} AND f.value = ${p.add(field.value)})`,
+         WHERE f.user_id = ${p.add(userId)} AND (f.key, f.value) IN (${pairs})
+         GROUP BY f.memory_id HAVING count(*) = ${p.add(fields.length)})`,
     );
   }
   return parts.join(' ');

@@ -28,15 +28,19 @@ export function filterSql(alias: string, userId: string, filter: MemoryFilter | 
     parts.push(`AND ${alias}.created_at < ?`);
     args.push(filter.until);
   }
-  for (const [key, value] of Object.entries(filter?.metadata ?? {})) {
-    const field = metadataField(key, value);
+  const entries = Object.entries(filter?.metadata ?? {});
+  const fields = entries.map(([key, value]) => metadataField(key, value));
+  if (fields.some((f) => f === undefined)) {
     // The schema refuses what cannot be indexed; should one get here, it matches nothing rather than everything.
-    if (field === undefined) {
-      parts.push('AND 0');
-      continue;
-    }
-    parts.push(`AND ${alias}.rowid IN (SELECT f.memory_rowid FROM memory_fields f WHERE f.user_id = ? AND f.key = ? AND f.value = ?)`);
-    args.push(userId, field.key, field.value);
+    parts.push('AND 0');
+  } else if (fields.length > 0) {
+    // One subquery for every key: the memories that hold all of the entries (one index range per entry).
+    const pairs = fields.map(() => '(?, ?)').join(', ');
+    parts.push(
+      `AND ${alias}.rowid IN (SELECT f.memory_rowid FROM memory_fields f WHERE f.user_id = ? AND (f.key, f.value) IN (VALUES ${pairs})
+        GROUP BY f.memory_rowid HAVING COUNT(*) = ?)`,
+    );
+    args.push(userId, ...fields.flatMap((f) => [f?.key, f?.value]), fields.length);
   }
   return { sql: parts.join(' '), args };
 }
