@@ -9,20 +9,25 @@ import {
   listUsersInputSchema,
   listUsersResultSchema,
   memoryRefSchema,
+  memorySchema,
   recallInputSchema,
   recallResultSchema,
   storeInputSchema,
   storeResultSchema,
+  updateInputSchema,
   type DeleteResult,
+  type ForgetAllInput,
   type ListInput,
   type ListResult,
   type ListUsersInput,
   type ListUsersResult,
+  type MemoryView,
   type RecallInput,
   type RecallItem,
   type RecallResult,
   type StoreInput,
   type StoreResult,
+  type UpdateInput,
 } from '../core/schemas.js';
 import { HttpTransport } from './http.js';
 import { resolveOptions, type MemoryClientOptions } from './options.js';
@@ -37,9 +42,17 @@ export interface StoreOptions {
   idempotencyKey?: string | undefined;
 }
 
-export interface ForgetAllOptions {
-  /** Only this app's memories of the user (slug or UUID); default: every app the key can see. */
-  appId?: string | undefined;
+/** Narrows forgetAll: one app, and the list filters (metadata, since, until). */
+export type ForgetAllOptions = Omit<ForgetAllInput, 'userId'>;
+
+/** A query string's values: the metadata filter as JSON, the way the server reads it. */
+function toQuery(params: Record<string, unknown>): Record<string, string | number | undefined> {
+  const query: Record<string, string | number | undefined> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    query[name] = typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value);
+  }
+  return query;
 }
 
 // Wrapped in objects so that a bad value is reported under its name (`id`, `idempotencyKey`), as a field would be.
@@ -85,7 +98,24 @@ export class MemoryClient {
   async list(input: ListInput): Promise<ListResult> {
     const query = validate(listInputSchema, input);
     // The query form, not /v1/memories/:userId: a user literally called "recall" would hit the recall route.
-    return this.#http.request({ method: 'GET', path: '/v1/memories', query }, listResultSchema);
+    return this.#http.request({ method: 'GET', path: '/v1/memories', query: toQuery(query) }, listResultSchema);
+  }
+
+  /** One memory by `mem_` id or UUID; a NotFoundError when it is unknown, expired or not visible to the key. */
+  async get(id: string): Promise<MemoryView> {
+    const params = validate(forgetInputSchema, { id });
+    return this.#http.request({ method: 'GET', path: `/v1/memories/by-id/${encodeURIComponent(params.id)}` }, memorySchema);
+  }
+
+  /**
+   * Changes a memory's `text` (embedded again), `metadata` (replaced whole) and/or expiry (`expiresAt`, null to
+   * clear, or `ttlSeconds`); answers the memory as it now is. A text another memory of the same user and app holds
+   * is a ConflictError with code `duplicate_memory`.
+   */
+  async update(id: string, patch: UpdateInput): Promise<MemoryView> {
+    const params = validate(forgetInputSchema, { id });
+    const body = validate(updateInputSchema, patch);
+    return this.#http.request({ method: 'PATCH', path: `/v1/memories/${encodeURIComponent(params.id)}`, body }, memorySchema);
   }
 
   /**
@@ -122,10 +152,10 @@ export class MemoryClient {
     return this.#http.request({ method: 'POST', path: '/v1/memories/batch-delete', body }, deleteResultSchema);
   }
 
-  /** Deletes every memory of a user, or only those in `appId`. */
+  /** Deletes every memory of a user, or only those in `appId` and matching the filters. */
   async forgetAll(userId: string, options: ForgetAllOptions = {}): Promise<DeleteResult> {
     const query = validate(forgetAllInputSchema, { ...options, userId });
-    return this.#http.request({ method: 'DELETE', path: '/v1/memories', query }, deleteResultSchema);
+    return this.#http.request({ method: 'DELETE', path: '/v1/memories', query: toQuery(query) }, deleteResultSchema);
   }
 
   async #recall(input: RecallInput): Promise<RecallResult> {

@@ -84,11 +84,14 @@ export class AuthenticationError extends MemoryApiError {
 export class PermissionDeniedError extends MemoryApiError {
   override readonly name: string = 'PermissionDeniedError';
 }
-/** 404 `not_found`: no such route, usually a `baseUrl` with a wrong path. */
+/** 404 `not_found`: no such memory (unknown, expired or in another app), or no such route (a wrong `baseUrl`). */
 export class NotFoundError extends MemoryApiError {
   override readonly name: string = 'NotFoundError';
 }
-/** 409 `idempotency_conflict`: the Idempotency-Key was already used with another body. Never retried. */
+/**
+ * 409 `idempotency_conflict` (the Idempotency-Key was already used with another body) or `duplicate_memory` (an
+ * update would give a memory the text another one of the same user and app holds). Never retried.
+ */
 export class ConflictError extends MemoryApiError {
   override readonly name: string = 'ConflictError';
 }

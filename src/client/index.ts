@@ -30,9 +30,11 @@ export type {
   ListResult,
   ListUsersInput,
   ListUsersResult,
+  MemoryView,
   RecallInput,
   RecallItem,
   StoreInput,
   StoreResult,
   UserSummary,
+  UpdateInput,
 } from '../core/schemas.js';

@@ -1,6 +1,6 @@
 import { pickWordCandidates } from './ranking/word-candidates.js';
 import type { QueryPlan } from './ranking/types.js';
-import type { AppScope, Candidate, MemoryStore } from './store.js';
+import type { AppScope, Candidate, MemoryFilter, MemoryStore } from './store.js';
 
 export interface CandidateSearch {
   userId: string;
@@ -8,6 +8,8 @@ export interface CandidateSearch {
   plan: QueryPlan;
   /** The query's embedding, possibly still being computed: the word side does not wait for it. */
   embedding: Promise<Float32Array>;
+  /** Both sides search only the memories it lets through (and never expired ones). */
+  filter?: MemoryFilter | undefined;
 }
 
 /**
@@ -18,10 +20,17 @@ export interface CandidateSearch {
  * holds this thread while it searches) overlaps with the model instead of delaying it.
  */
 export async function searchCandidates(store: MemoryStore, search: CandidateSearch): Promise<Candidate[]> {
-  const { userId, scope, plan } = search;
+  const { userId, scope, plan, filter } = search;
   const words = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
-    store.findWordMatches({ userId, scope, terms: plan.terms, perTerm: plan.perTerm }),
+    store.findWordMatches({ userId, scope, terms: plan.terms, perTerm: plan.perTerm, filter }),
   );
   const [embedding, matches] = await Promise.all([search.embedding, words]);
-  return store.recallCandidates({ userId, scope, embedding, vectorK: plan.vectorK, alsoIds: pickWordCandidates(matches, plan.textK) });
+  return store.recallCandidates({
+    userId,
+    scope,
+    embedding,
+    vectorK: plan.vectorK,
+    alsoIds: pickWordCandidates(matches, plan.textK),
+    filter,
+  });
 }

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   idempotency_conflict: 409,
+  /** An update would give a memory the text of another live memory of the same user and app. */
+  duplicate_memory: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,

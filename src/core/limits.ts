@@ -17,6 +17,15 @@ export const LIMITS = {
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   /** A client clock a little ahead of ours must not make an import fail. */
   createdAtFutureSkewMs: 60 * 1000,
+  /** The longest time to live a store or update may give: ten years. */
+  ttlSecondsMax: 10 * 365 * 24 * 60 * 60,
+  /** Keys of one metadata filter. */
+  metadataFilterMaxKeys: 16,
+  /**
+   * A metadata key or value as JSON, at most this long, to be matched by a filter: longer ones are not indexed
+   * (a B-tree entry has a size limit), and a filter may not name them.
+   */
+  metadataFieldMaxChars: 512,
 } as const;
 
 export const DEFAULT_APP_SLUG = 'default';

@@ -71,30 +71,58 @@ export const metadataSchema = z
   })
   .describe('Free-form JSON object stored with the memory (tags, source, ...).');
 
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * An ISO 8601 timestamp with a time zone, normalised to UTC with milliseconds; `check` refuses an instant (a
+ * message) or accepts it (undefined). Every timestamp field (createdAt, expiresAt, since, until) is one of these.
+ */
+export function isoTimestamp(name: string, check: (ms: number) => string | undefined = () => undefined) {
+  return z
+    .string({ error: `${name} must be an ISO 8601 timestamp string.` })
+    .regex(ISO_TIMESTAMP, `${name} must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T10:15:30.123Z.`)
+    .transform((v, ctx) => {
+      const ms = Date.parse(v);
+      // Date.parse rolls impossible days over (2024-02-30 becomes March 1st): check the calendar date itself.
+      const [year, month, day] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+      const calendar = new Date(Date.UTC(year, month - 1, day));
+      const realDay = year >= 1 && calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+      if (Number.isNaN(ms) || !realDay) {
+        ctx.addIssue({ code: 'custom', message: `${name} is not a valid date.` });
+        return z.NEVER;
+      }
+      const refused = check(ms);
+      if (refused !== undefined) {
+        ctx.addIssue({ code: 'custom', message: refused });
+        return z.NEVER;
+      }
+      return new Date(ms).toISOString();
+    });
+}
+
 /** ISO 8601 with a time zone; normalised to UTC with milliseconds. Not in the future (a minute of skew allowed). */
-export const createdAtSchema = z
-  .string({ error: 'createdAt must be an ISO 8601 timestamp string.' })
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/,
-    'createdAt must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T10:15:30.123Z.',
-  )
-  .transform((v, ctx) => {
-    const ms = Date.parse(v);
-    // Date.parse rolls impossible days over (2024-02-30 becomes March 1st): check the calendar date itself.
-    const [year, month, day] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
-    const calendar = new Date(Date.UTC(year, month - 1, day));
-    const realDay = year >= 1 && calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
-    if (Number.isNaN(ms) || !realDay) {
-      ctx.addIssue({ code: 'custom', message: 'createdAt is not a valid date.' });
-      return z.NEVER;
-    }
-    if (ms > Date.now() + LIMITS.createdAtFutureSkewMs) {
-      ctx.addIssue({ code: 'custom', message: 'createdAt must not be in the future.' });
-      return z.NEVER;
-    }
-    return new Date(ms).toISOString();
-  })
-  .describe('When the fact was learned (ISO 8601), for importing history. Defaults to now.');
+export const createdAtSchema = isoTimestamp('createdAt', (ms) =>
+  ms > Date.now() + LIMITS.createdAtFutureSkewMs ? 'createdAt must not be in the future.' : undefined,
+).describe('When the fact was learned (ISO 8601), for importing history. Defaults to now.');
+
+/** An expiry must lie ahead: a memory that would be born expired is a mistake, not a no-op. */
+export const expiresAtSchema = isoTimestamp('expiresAt', (ms) =>
+  ms <= Date.now() ? 'expiresAt must be in the future.' : undefined,
+).describe('When the memory expires (ISO 8601, in the future): from then on no read sees it, and it is purged.');
+
+export const ttlSecondsSchema = z
+  .number({ error: `ttlSeconds must be an integer from 1 to ${LIMITS.ttlSecondsMax}.` })
+  .int(`ttlSeconds must be an integer from 1 to ${LIMITS.ttlSecondsMax}.`)
+  .min(1, `ttlSeconds must be an integer from 1 to ${LIMITS.ttlSecondsMax}.`)
+  .max(LIMITS.ttlSecondsMax, `ttlSeconds must be an integer from 1 to ${LIMITS.ttlSecondsMax}.`)
+  .describe('Seconds from now until the memory expires; the same as expiresAt = now + ttlSeconds.');
+
+/** Refuses an input naming both expiresAt and ttlSeconds: two expiries for one memory. */
+export function oneExpiry(value: { expiresAt?: unknown; ttlSeconds?: unknown }, ctx: z.core.$RefinementCtx): void {
+  if (value.expiresAt !== undefined && value.ttlSeconds !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['ttlSeconds'], message: 'Pass expiresAt or ttlSeconds, not both.' });
+  }
+}
 
 export const memoryRefSchema = z
   .string({ error: 'A memory id must be a string.' })
@@ -126,6 +154,40 @@ const minScoreSchema = z
   .min(0, 'minScore must be a number from 0 to 1.')
   .max(1, 'minScore must be a number from 0 to 1.');
 
+// ---- Filters ------------------------------------------------------------------------------------------------
+
+const metadataScalar = z.union([z.string(), z.number(), z.boolean(), z.null()], {
+  error: 'A metadata filter value must be a string, a number, true, false or null.',
+});
+
+/** Top-level metadata keys with the value each must have: all must match, exactly (scalars only). */
+export const metadataFilterSchema = z
+  .record(z.string(), metadataScalar, { error: 'metadata must be a JSON object of keys and the values they must have.' })
+  .refine((v) => Object.keys(v).length >= 1 && Object.keys(v).length <= LIMITS.metadataFilterMaxKeys, {
+    message: `metadata must name 1 to ${LIMITS.metadataFilterMaxKeys} keys.`,
+  })
+  .refine(
+    (v) => Object.entries(v).every(([key, value]) => JSON.stringify(key).length <= LIMITS.metadataFieldMaxChars && JSON.stringify(value).length <= LIMITS.metadataFieldMaxChars),
+    { message: `A metadata filter key or value must be at most ${LIMITS.metadataFieldMaxChars} characters as JSON.` },
+  )
+  .describe(
+    'Only memories whose metadata has each of these top-level keys with exactly this value (a string, number, ' +
+      'boolean or null). In a query string: the object as JSON, e.g. metadata={"topic":"music"}.',
+  );
+
+export const filterFields = {
+  metadata: metadataFilterSchema.optional(),
+  since: isoTimestamp('since').optional().describe('Only memories created at or after this instant (ISO 8601).'),
+  until: isoTimestamp('until').optional().describe('Only memories created before this instant (ISO 8601).'),
+};
+
+/** since must come before until: an empty window is a mistake, not a question. */
+function orderedWindow(value: { since?: string | undefined; until?: string | undefined }, ctx: z.core.$RefinementCtx): void {
+  if (value.since !== undefined && value.until !== undefined && value.since >= value.until) {
+    ctx.addIssue({ code: 'custom', path: ['until'], message: 'until must be later than since.' });
+  }
+}
+
 // ---- Inputs -------------------------------------------------------------------------------------------------
 
 /** Field shapes are exported so that MCP tools can reuse them with user/app made optional. */
@@ -135,18 +197,43 @@ export const storeFields = {
   appId: appIdSchema.optional(),
   metadata: metadataSchema.optional(),
   createdAt: createdAtSchema.optional(),
+  expiresAt: expiresAtSchema.optional(),
+  ttlSeconds: ttlSecondsSchema.optional(),
 };
-export const storeInputSchema = z.strictObject(storeFields);
+export const storeInputSchema = z.strictObject(storeFields).superRefine(oneExpiry);
 export type StoreInput = z.input<typeof storeInputSchema>;
 export type StoreParams = z.output<typeof storeInputSchema>;
+
+export const updateFields = {
+  text: memoryTextSchema.optional().describe('The new text: replaces the old one, and the memory is embedded again.'),
+  metadata: metadataSchema.optional().describe('The new metadata: replaces the old object whole (no merge).'),
+  expiresAt: expiresAtSchema
+    .nullable()
+    .optional()
+    .describe('A new expiry (ISO 8601, in the future), or null to keep the memory for good.'),
+  ttlSeconds: ttlSecondsSchema.optional(),
+};
+
+/** An update must change something, and name at most one expiry. */
+export function someUpdate(value: Record<string, unknown>, ctx: z.core.$RefinementCtx): void {
+  if (Object.keys(updateFields).every((field) => value[field] === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'Pass at least one of text, metadata, expiresAt or ttlSeconds.' });
+  }
+  oneExpiry(value, ctx);
+}
+
+export const updateInputSchema = z.strictObject(updateFields).superRefine(someUpdate);
+export type UpdateInput = z.input<typeof updateInputSchema>;
+export type UpdateParams = z.output<typeof updateInputSchema>;
 
 export const listFields = {
   userId: userIdSchema,
   appId: appIdSchema.optional(),
   page: pageSchema.default(0).describe('Page index, from 0.'),
   pageSize: pageSizeSchema.default(LIMITS.pageSizeDefault).describe(`Items per page, 1 to ${LIMITS.pageSizeMax}.`),
+  ...filterFields,
 };
-export const listInputSchema = z.strictObject(listFields);
+export const listInputSchema = z.strictObject(listFields).superRefine(orderedWindow);
 export type ListInput = z.input<typeof listInputSchema>;
 export type ListParams = z.output<typeof listInputSchema>;
 
@@ -167,8 +254,9 @@ export const recallFields = {
     .boolean({ error: 'explain must be true or false.' })
     .default(false)
     .describe('Also return, per memory, the parts its score was computed from.'),
+  ...filterFields,
 };
-export const recallInputSchema = z.strictObject(recallFields);
+export const recallInputSchema = z.strictObject(recallFields).superRefine(orderedWindow);
 export type RecallInput = z.input<typeof recallInputSchema>;
 export type RecallParams = z.output<typeof recallInputSchema>;
 
@@ -180,12 +268,16 @@ export const listUsersInputSchema = z.strictObject({
 export type ListUsersInput = z.input<typeof listUsersInputSchema>;
 export type ListUsersParams = z.output<typeof listUsersInputSchema>;
 
-export const forgetAllInputSchema = z.strictObject({
+export const forgetAllFields = {
   userId: userIdSchema,
   appId: appIdSchema.optional(),
-});
+  ...filterFields,
+};
+export const forgetAllInputSchema = z.strictObject(forgetAllFields).superRefine(orderedWindow);
 export type ForgetAllInput = z.input<typeof forgetAllInputSchema>;
 export type ForgetAllParams = z.output<typeof forgetAllInputSchema>;
+
+export { orderedWindow };
 
 export const forgetManyInputSchema = z.strictObject({
   ids: z
@@ -212,17 +304,30 @@ export const storeResultSchema = z.object({
   userId: z.string(),
   appId: z.string().describe('The app slug.'),
   createdAt: timestamp,
+  duplicate: z
+    .boolean()
+    .describe('True when a live memory of this user and app already held this text: it is the one answered, and nothing was stored.'),
 });
 export type StoreResult = z.infer<typeof storeResultSchema>;
+
+const lifeFields = {
+  updatedAt: timestamp.describe('When the text, metadata or expiry last changed; createdAt until then.'),
+  expiresAt: timestamp.nullable().describe('When the memory expires, or null if it does not.'),
+};
 
 export const listItemSchema = z.object({
   id: z.string(),
   text: z.string(),
   createdAt: timestamp,
+  ...lifeFields,
   metadata: z.record(z.string(), z.unknown()),
   appId: z.string().describe('The app slug.'),
 });
 export type ListItem = z.infer<typeof listItemSchema>;
+
+/** One memory read by id, or as an update left it. */
+export const memorySchema = listItemSchema.extend({ userId: z.string() });
+export type MemoryView = z.infer<typeof memorySchema>;
 
 export const listResultSchema = z.object({
   memories: z.array(listItemSchema),
@@ -270,7 +375,9 @@ export type RecallItem = z.infer<typeof recallItemSchema>;
 
 export const recallResultSchema = z.object({
   memories: z.array(recallItemSchema),
-  context: z.string().describe('The memories\u2019 texts, one per line as "- <text>", or "" when nothing matched.'),
+  context: z
+    .string()
+    .describe('The memories\u2019 texts, one per line as "- [YYYY-MM-DD] <text>" (the date of updatedAt, UTC), or "" when nothing matched.'),
 });
 export type RecallResult = z.infer<typeof recallResultSchema>;
 

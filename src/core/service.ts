@@ -17,14 +17,16 @@ import {
   memoryRefSchema,
   recallInputSchema,
   storeInputSchema,
+  updateInputSchema,
   type DeleteResult,
   type ListItem,
   type ListResult,
   type ListUsersResult,
+  type MemoryView,
   type RecallResult,
   type StoreResult,
 } from './schemas.js';
-import type { AppScope, MemoryStore } from './store.js';
+import type { AppScope, MemoryChange, MemoryFilter, MemoryStore } from './store.js';
 import type { App, Caller, MemoryRecord } from './types.js';
 import { parseInput } from './validation.js';
 
@@ -34,6 +36,7 @@ export interface StoreOptions {
 }
 
 export interface StoreOutcome {
+  /** `result.duplicate`: a live memory of the user and app already held the text; it is answered, nothing stored. */
   result: StoreResult;
   /** True when an earlier response was replayed for the same Idempotency-Key. */
   replayed: boolean;
@@ -57,7 +60,32 @@ export interface MemoryServiceDeps {
 }
 
 function toListItem(memory: MemoryRecord): ListItem {
-  return { id: memory.id, text: memory.text, createdAt: memory.createdAt, metadata: memory.metadata, appId: memory.app.slug };
+  return {
+    id: memory.id,
+    text: memory.text,
+    createdAt: memory.createdAt,
+    updatedAt: memory.updatedAt,
+    expiresAt: memory.expiresAt,
+    metadata: memory.metadata,
+    appId: memory.app.slug,
+  };
+}
+
+function toMemoryView(memory: MemoryRecord): MemoryView {
+  return { ...toListItem(memory), userId: memory.userId };
+}
+
+function storeResult(memory: { id: string; userId: string; createdAt: string }, app: App, duplicate: boolean): StoreResult {
+  return { id: memory.id, userId: memory.userId, appId: app.slug, createdAt: memory.createdAt, duplicate };
+}
+
+/** One line of recall's context: the date the fact was last stated (updatedAt, UTC), so an agent can tell newer from older. */
+export function contextLine(item: { text: string; updatedAt: string }): string {
+  return `- [${item.updatedAt.slice(0, 10)}] ${item.text}`;
+}
+
+function notFound(id: string): MemoryError {
+  return new MemoryError('not_found', `No memory "${id}" is visible to this key (unknown, expired, or in another app).`);
 }
 
 /**
@@ -70,6 +98,7 @@ export class MemoryService {
   readonly #ranker: Ranker;
   readonly #now: () => Date;
   readonly #pruneIdempotency: Chore;
+  readonly #purgeExpired: Chore;
 
   constructor(deps: MemoryServiceDeps) {
     this.storage = deps.store;
@@ -81,6 +110,32 @@ export class MemoryService {
       logger: deps.logger ?? silentLogger,
       now: () => this.#now().getTime(),
     });
+    this.#purgeExpired = new Chore(() => pruneInBatches((limit) => this.storage.purgeExpired(this.#now().toISOString(), limit)), {
+      name: 'expired memory purge',
+      logger: deps.logger ?? silentLogger,
+      now: () => this.#now().getTime(),
+    });
+  }
+
+  /** Resolves once the housekeeping runs in flight have ended (tests, shutdown). */
+  async housekeepingSettled(): Promise<void> {
+    await Promise.all([this.#pruneIdempotency.settled(), this.#purgeExpired.settled()]);
+  }
+
+  /** An expiry from `ttlSeconds` (from now) or `expiresAt` (null clears it); undefined when neither was given. */
+  #expiry(params: { expiresAt?: string | null | undefined; ttlSeconds?: number | undefined }): string | null | undefined {
+    if (params.ttlSeconds !== undefined) return new Date(this.#now().getTime() + params.ttlSeconds * 1000).toISOString();
+    return params.expiresAt;
+  }
+
+  /** What a read of the user's memories sees: live at this instant, through the request's filters. */
+  #filter(params: { metadata?: Record<string, unknown> | undefined; since?: string | undefined; until?: string | undefined }): MemoryFilter {
+    return { now: this.#now().toISOString(), metadata: params.metadata, since: params.since, until: params.until };
+  }
+
+  /** The scope of calls that address one memory by id: a bound key sees its app, an unbound key all. */
+  #idScope(caller: Caller): AppScope {
+    return { appId: caller.boundApp?.id ?? null };
   }
 
   /** Idempotency-Key claims made before this have expired. */
@@ -127,6 +182,8 @@ export class MemoryService {
     const params = parseInput(storeInputSchema, input);
     const idempotencyKey =
       options.idempotencyKey === undefined ? undefined : parseIdempotencyKey(options.idempotencyKey);
+    // Expiry comes with traffic: any store may be the one that finds expired memories to purge.
+    this.#purgeExpired.poke();
     const ownerKey = caller.keyId ?? 'local';
     const requestHash = createHash('sha256').update(canonicalJson(input)).digest('hex');
     const notBefore = this.#notBefore();
@@ -150,18 +207,66 @@ export class MemoryService {
       text: params.text,
       metadata: params.metadata ?? {},
       createdAt: params.createdAt ?? this.#now().toISOString(),
+      expiresAt: this.#expiry(params) ?? null,
       embedding,
     };
-    const result: StoreResult = { id: memory.id, userId: memory.userId, appId: app.slug, createdAt: memory.createdAt };
+    const result = storeResult(memory, app, false);
     const outcome = await this.storage.insertMemory(
       memory,
       idempotencyKey === undefined
         ? undefined
-        : { keyId: ownerKey, key: idempotencyKey, requestHash, response: JSON.stringify(result), notBefore },
+        : {
+            keyId: ownerKey,
+            key: idempotencyKey,
+            requestHash,
+            response: JSON.stringify(result),
+            duplicateResponse: (existing) => JSON.stringify(storeResult(existing, app, true)),
+            notBefore,
+          },
     );
     // Two identical requests raced: the first one's transaction won, this one stored nothing.
     if (outcome.kind === 'replayed') return replay(outcome.record.requestHash, requestHash, outcome.record.response);
+    // The text is already remembered: the existing memory answers, and nothing of this request is merged into it.
+    if (outcome.kind === 'duplicate') return { result: storeResult(outcome.memory, app, true), replayed: false };
     return { result, replayed: false };
+  }
+
+  /** One memory by id (`mem_...` or UUID): 404 not_found when unknown, expired, or in an app the key cannot see. */
+  async get(caller: Caller, id: unknown): Promise<MemoryView> {
+    const ref = parseRef(parseInput(memoryRefSchema, id));
+    const memory = await this.storage.getMemory(ref, this.#idScope(caller), this.#now().toISOString());
+    if (!memory) throw notFound(ref.value);
+    return toMemoryView(memory);
+  }
+
+  /**
+   * Changes a memory's text (embedded again, in the same transaction as the row), metadata (replaced whole) and/or
+   * expiry; keeps its id and createdAt, sets updatedAt. A text another live memory of the user and app holds is
+   * refused (409 duplicate_memory), so an update never makes a duplicate either.
+   */
+  async update(caller: Caller, id: unknown, input: unknown): Promise<MemoryView> {
+    const ref = parseRef(parseInput(memoryRefSchema, id));
+    const params = parseInput(updateInputSchema, input);
+    this.#purgeExpired.poke();
+    const scope = this.#idScope(caller);
+    const now = this.#now().toISOString();
+    const current = await this.storage.getMemory(ref, scope, now);
+    if (!current) throw notFound(ref.value);
+    const change: MemoryChange = { updatedAt: now, now, metadata: params.metadata, expiresAt: this.#expiry(params) };
+    // The embedding depends on the new text only, so it is made before the transaction (the model is slow) and
+    // written in it; an unchanged text keeps its vector.
+    if (params.text !== undefined && params.text !== current.text) {
+      const [embedding] = await this.embeddings.embed([params.text], 'document');
+      if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+      change.text = { text: params.text, embedding };
+    }
+    const outcome = await this.storage.updateMemory(ref, scope, change);
+    if (outcome.kind === 'not_found') throw notFound(ref.value);
+    if (outcome.kind === 'duplicate') {
+      const message = `Another memory of this user and app already holds this text: ${outcome.memory.id}. Update or forget that one instead.`;
+      throw new MemoryError('duplicate_memory', message, { details: [{ path: 'text', message }] });
+    }
+    return toMemoryView(outcome.memory);
   }
 
   async list(caller: Caller, input: unknown): Promise<ListResult> {
@@ -170,7 +275,14 @@ export class MemoryService {
     const envelope = { page: params.page, pageSize: params.pageSize };
     if (!scope) return { memories: [], total: 0, ...envelope };
     const offset = pageOffset(params.page, params.pageSize);
-    const { items, total } = await this.storage.listMemories({ userId: params.userId, scope, offset, limit: params.pageSize });
+    this.#purgeExpired.poke();
+    const { items, total } = await this.storage.listMemories({
+      userId: params.userId,
+      scope,
+      offset,
+      limit: params.pageSize,
+      filter: this.#filter(params),
+    });
     return { memories: items.map(toListItem), total, ...envelope };
   }
 
@@ -194,7 +306,8 @@ export class MemoryService {
       if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
       return vector;
     });
-    const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding });
+    this.#purgeExpired.poke();
+    const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
     const memories = this.#ranker
       .rank(params.query, plan, candidates)
       .filter((s) => s.score >= params.minScore)
@@ -204,25 +317,25 @@ export class MemoryService {
         score: roundScore(s.score),
         ...(params.explain && s.parts ? { explain: s.parts } : {}),
       }));
-    return { memories, context: memories.map((m) => `- ${m.text}`).join('\n') };
+    return { memories, context: memories.map(contextLine).join('\n') };
   }
 
   async forget(caller: Caller, id: unknown): Promise<DeleteResult> {
     const ref = parseRef(parseInput(memoryRefSchema, id));
-    return { deleted: await this.storage.deleteMemories([ref], { appId: caller.boundApp?.id ?? null }) };
+    return { deleted: await this.storage.deleteMemories([ref], this.#idScope(caller)) };
   }
 
   async forgetMany(caller: Caller, input: unknown): Promise<DeleteResult> {
     const params = parseInput(forgetManyInputSchema, input);
     const refs = params.ids.map(parseRef);
-    return { deleted: await this.storage.deleteMemories(refs, { appId: caller.boundApp?.id ?? null }) };
+    return { deleted: await this.storage.deleteMemories(refs, this.#idScope(caller)) };
   }
 
   async forgetAll(caller: Caller, input: unknown): Promise<DeleteResult> {
     const params = parseInput(forgetAllInputSchema, input);
     const scope = await this.#readScope(caller, params.appId);
     if (!scope) return { deleted: 0 };
-    return { deleted: await this.storage.deleteUserMemories(params.userId, scope) };
+    return { deleted: await this.storage.deleteUserMemories(params.userId, scope, this.#filter(params)) };
   }
 
   async health(): Promise<HealthReport> {
@@ -267,7 +380,9 @@ function replay(storedHash: string, requestHash: string, response: string): Stor
       'This Idempotency-Key was already used with a different request body; use a new key for a new memory.',
     );
   }
-  return { result: JSON.parse(response) as StoreResult, replayed: true };
+  // A response recorded before stores could be duplicates has no `duplicate` field: it was a new memory.
+  const recorded = JSON.parse(response) as Omit<StoreResult, 'duplicate'> & { duplicate?: boolean };
+  return { result: { ...recorded, duplicate: recorded.duplicate ?? false }, replayed: true };
 }
 
 /** Scores travel with four decimals: enough to threshold, without float noise in answers. */

@@ -18,9 +18,44 @@ export interface NewMemory {
   text: string;
   metadata: Record<string, unknown>;
   createdAt: string;
+  /** Defaults to createdAt (an import or a copy carries the original's). */
+  updatedAt?: string | undefined;
+  /** Null or absent: never expires. */
+  expiresAt?: string | null | undefined;
   /** Unit-length embedding of `text`, of the store's dimension. */
   embedding: Float32Array;
 }
+
+/**
+ * What a read sees of a user's memories: never an expired one (expiresAt at or before `now`), and, when named, only
+ * those whose metadata holds every key with its exact value (indexed: core/metadata-fields.ts) and whose createdAt
+ * lies in [since, until).
+ */
+export interface MemoryFilter {
+  /** ISO timestamp; the store's clock when absent. */
+  now?: string | undefined;
+  metadata?: Readonly<Record<string, unknown>> | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** A change to one memory: the fields given replace the stored ones; updatedAt is set. */
+export interface MemoryChange {
+  /** The new text with its embedding (made before the transaction, written in it). */
+  text?: { text: string; embedding: Float32Array } | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  /** A new expiry, or null to clear it; absent: unchanged. */
+  expiresAt?: string | null | undefined;
+  updatedAt: string;
+  /** Memories expired at this instant cannot be updated (ISO timestamp). */
+  now: string;
+}
+
+export type UpdateOutcome =
+  | { kind: 'updated'; memory: MemoryRecord }
+  | { kind: 'not_found' }
+  /** The new text is, normalised, the text of another live memory of the same user and app: nothing changed. */
+  | { kind: 'duplicate'; memory: MemoryRecord };
 
 /** A store that carries an Idempotency-Key: claimed in the same transaction as the insert. */
 export interface IdempotencyClaim {
@@ -30,6 +65,8 @@ export interface IdempotencyClaim {
   requestHash: string;
   /** The response to replay, computed before the insert. */
   response: string;
+  /** The response to record instead when the store turns out a duplicate of `existing` (nothing inserted). */
+  duplicateResponse(existing: MemoryRecord): string;
   /** Claims older than this (ISO timestamp) have expired and are replaced. */
   notBefore: string;
 }
@@ -40,13 +77,18 @@ export interface IdempotencyRecord {
   createdAt: string;
 }
 
-export type InsertOutcome = { kind: 'created' } | { kind: 'replayed'; record: IdempotencyRecord };
+export type InsertOutcome =
+  | { kind: 'created' }
+  | { kind: 'replayed'; record: IdempotencyRecord }
+  /** A live memory of the same user and app holds the same normalised text (core/text-key.ts): nothing inserted. */
+  | { kind: 'duplicate'; memory: MemoryRecord };
 
 export interface ListQuery {
   userId: string;
   scope: AppScope;
   offset: number;
   limit: number;
+  filter?: MemoryFilter | undefined;
 }
 
 /** The users with memories in a scope: those whose newest memory is the most recent first, then by user id. */
@@ -69,6 +111,7 @@ export interface WordMatchQuery {
   terms: readonly string[];
   /** At most this many memories per term. */
   perTerm: number;
+  filter?: MemoryFilter | undefined;
 }
 
 /** The memories one term occurs in: the most recently stored first, at most `perTerm` of them. */
@@ -86,6 +129,8 @@ export interface CandidateQuery {
   vectorK: number;
   /** Memories to return beside the nearest vectors (the word side's pick); ids outside the scope are ignored. */
   alsoIds: readonly string[];
+  /** The vector side searches only the memories the filter lets through (not the k nearest, then filtered). */
+  filter?: MemoryFilter | undefined;
 }
 
 /** One memory that either side of the search found. */
@@ -152,6 +197,10 @@ export interface MemoryStore {
   ensureApp(slug: string): Promise<App>;
 
   // Memories
+  /**
+   * Stores one memory, unless a live memory of the same user and app holds the same normalised text (then that one
+   * is answered: 'duplicate'); the check and the insert are one transaction, so racing duplicates store one copy.
+   */
   insertMemory(memory: NewMemory, idempotency?: IdempotencyClaim): Promise<InsertOutcome>;
   /**
    * Bulk import: the whole batch in one transaction, all or nothing; a memory whose uuid is already stored is
@@ -159,7 +208,13 @@ export interface MemoryStore {
    * `agent-memory copy` use it; both backends have it.
    */
   insertMemories(memories: readonly NewMemory[]): Promise<{ inserted: number }>;
-  getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined>;
+  /** One live memory of the scope (expired ones are not found; `now` defaults to the store's clock). */
+  getMemory(ref: MemoryRef, scope: AppScope, now?: string): Promise<MemoryRecord | undefined>;
+  /**
+   * Changes one live memory of the scope in one transaction: row, vector and word entries together. A new text
+   * that another live memory of the same user and app holds is refused ('duplicate').
+   */
+  updateMemory(ref: MemoryRef, scope: AppScope, change: MemoryChange): Promise<UpdateOutcome>;
   listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
   /**
    * One page of the users who have memories in the scope, with their count and newest createdAt; user ids compared
@@ -167,8 +222,15 @@ export interface MemoryStore {
    */
   listUsers(query: UserListQuery): Promise<{ items: UserSummary[]; total: number }>;
   /** Deletes the visible memories among refs, all or nothing; returns how many went. */
+  /** Deletes the visible (live) memories among refs, all or nothing; returns how many went. */
   deleteMemories(refs: MemoryRef[], scope: AppScope): Promise<number>;
-  deleteUserMemories(userId: string, scope: AppScope): Promise<number>;
+  /** Deletes the user's live memories that the filter lets through. */
+  deleteUserMemories(userId: string, scope: AppScope, filter?: MemoryFilter): Promise<number>;
+  /**
+   * Deletes at most `limit` memories that expired at or before `before`, with their vectors and words; returns how
+   * many went. Bounded like pruneIdempotency.
+   */
+  purgeExpired(before: string, limit: number): Promise<number>;
   findWordMatches(query: WordMatchQuery): Promise<TermMatches[]>;
   /** The k nearest memories of the scope by cosine, with `alsoIds`: each with its cosine and its neighbours. */
   recallCandidates(query: CandidateQuery): Promise<Candidate[]>;

@@ -17,6 +17,10 @@ export interface MemoryRecord {
   metadata: Record<string, unknown>;
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
+  /** When text, metadata or expiry last changed: createdAt until the first update. */
+  updatedAt: string;
+  /** From this instant on the memory is invisible to every read, then purged; null: kept for good. */
+  expiresAt: string | null;
 }
 
 export interface ApiKeyRecord {

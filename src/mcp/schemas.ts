@@ -10,10 +10,15 @@ import {
   listFields,
   listResultSchema,
   memoryRefSchema,
+  memorySchema,
+  oneExpiry,
+  orderedWindow,
   recallFields,
   recallResultSchema,
+  someUpdate,
   storeFields,
   storeResultSchema,
+  updateFields,
 } from '../core/schemas.js';
 
 const optionalUserId = storeFields.userId
@@ -31,11 +36,13 @@ const readAppId = listFields.appId.describe(
 );
 
 // Strict objects: a misspelt field (`user_id`) must be refused, not ignored while the default user is used instead.
-export const storeMemoryInput = z.strictObject({
-  ...storeFields,
-  userId: optionalUserId,
-  appId: storeAppId,
-});
+export const storeMemoryInput = z
+  .strictObject({
+    ...storeFields,
+    userId: optionalUserId,
+    appId: storeAppId,
+  })
+  .superRefine(oneExpiry);
 
 export const RECALL_FORMATS = ['context', 'raw'] as const;
 export type RecallFormat = (typeof RECALL_FORMATS)[number];
@@ -47,14 +54,28 @@ export const recallMemoriesInput = z.strictObject({
   format: z
     .enum(RECALL_FORMATS, { error: 'format must be "context" or "raw".' })
     .default('context')
-    .describe('"context" (default): the matching memories as lines "- <text>". "raw": the items with id, score, createdAt and metadata.'),
-});
+    .describe(
+      '"context" (default): the matching memories as lines "- [YYYY-MM-DD] <text>" (the date it was last stated). ' +
+        '"raw": the items with id, score, createdAt, updatedAt and metadata.',
+    ),
+}).superRefine(orderedWindow);
 
-export const listMemoriesInput = z.strictObject({
-  ...listFields,
-  userId: optionalUserId,
-  appId: readAppId,
-});
+export const listMemoriesInput = z
+  .strictObject({
+    ...listFields,
+    userId: optionalUserId,
+    appId: readAppId,
+  })
+  .superRefine(orderedWindow);
+
+export const getMemoryInput = z.strictObject({ id: memoryRefSchema.describe('The memory\u2019s id ("mem_..." or its UUID).') });
+
+export const updateMemoryInput = z
+  .strictObject({
+    id: memoryRefSchema.describe('The memory to change ("mem_..." or its UUID), as recall_memories (format "raw") or list_memories show it.'),
+    ...updateFields,
+  })
+  .superRefine((value, ctx) => someUpdate(value, ctx));
 
 export const forgetMemoryInput = z
   .strictObject({
@@ -74,3 +95,5 @@ export const storeMemoryOutput = storeResultSchema;
 export const recallMemoriesOutput = recallResultSchema;
 export const listMemoriesOutput = listResultSchema;
 export const forgetMemoryOutput = deleteResultSchema;
+export const getMemoryOutput = memorySchema;
+export const updateMemoryOutput = memorySchema;

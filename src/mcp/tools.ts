@@ -1,5 +1,5 @@
 /**
- * The four memory tools: what a model reads to decide when to call them, their schemas and annotations, and
+ * The memory tools: what a model reads to decide when to call them, their schemas and annotations, and
  * handlers that only translate between tool arguments and MemoryService calls.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -12,12 +12,16 @@ import { toolError } from './errors.js';
 import {
   forgetMemoryInput,
   forgetMemoryOutput,
+  getMemoryInput,
+  getMemoryOutput,
   listMemoriesInput,
   listMemoriesOutput,
   recallMemoriesInput,
   recallMemoriesOutput,
   storeMemoryInput,
   storeMemoryOutput,
+  updateMemoryInput,
+  updateMemoryOutput,
 } from './schemas.js';
 
 /** Values that stand in for `userId` and `appId` when a call leaves them out. */
@@ -77,8 +81,9 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         'decision, or a correction of something stored before. Store one self-contained fact per call, written ' +
         'to make sense on its own months later: in the third person or with names instead of "I"/"you", pronouns ' +
         'and relative dates resolved ("Alice\'s daughter Mia starts school in September 2026", not "she starts ' +
-        'next month"). Do not store small talk, one-off requests, or secrets such as passwords. Returns the new ' +
-        "memory's id.",
+        'next month"). Do not store small talk, one-off requests, or secrets such as passwords. A fact that only ' +
+        'holds for a while can carry expiresAt or ttlSeconds. Returns the new memory\'s id; if the same text is ' +
+        'already stored for this user and app, nothing is added and duplicate is true (use update_memory to change it).',
       inputSchema: storeMemoryInput,
       outputSchema: storeMemoryOutput,
       // Adds a new memory each call: neither read-only, nor destructive, nor idempotent.
@@ -99,9 +104,10 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         "Search the user's memories by meaning. Call it BEFORE answering anything that may depend on the user's " +
         'history: their preferences, people, plans, past decisions, or something they told you in an earlier ' +
         'conversation. Phrase the query as the question you need answered. By default it returns the relevant ' +
-        'memories as lines "- <text>"; format "raw" returns the items with their ids and scores (use it to find ' +
-        'ids before forget_memory). Nothing relevant is a normal answer; lower minScore (e.g. 0.4) to cast a ' +
-        'wider net.',
+        'memories as lines "- [YYYY-MM-DD] <text>", dated when each was last stated: when two disagree, trust the ' +
+        'newer. Format "raw" returns the items with their ids and scores (use it to find ids before ' +
+        'update_memory or forget_memory). metadata, since and until narrow the search. Nothing relevant is a ' +
+        'normal answer; lower minScore (e.g. 0.4) to cast a wider net.',
       inputSchema: recallMemoriesInput,
       outputSchema: recallMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -131,6 +137,38 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) => guarded(logger, async () => structured(await service.list(caller, scoped(args, defaults)))),
+  );
+
+  server.registerTool(
+    'get_memory',
+    {
+      title: 'Read a memory',
+      description:
+        'Read one memory by id, whole: its text, metadata, and when it was created, last updated and expires. Use ' +
+        'it to check a memory before updating or forgetting it; an unknown or expired id is not_found.',
+      inputSchema: getMemoryInput,
+      outputSchema: getMemoryOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id }) => guarded(logger, async () => structured(await service.get(caller, id))),
+  );
+
+  server.registerTool(
+    'update_memory',
+    {
+      title: 'Update a memory',
+      description:
+        'Correct or refresh one stored memory in place, keeping its id and creation time: a new text (replaces ' +
+        'the old one, e.g. when a fact changed: "Maria moved to Lisbon" over "Maria lives in Seattle"), new ' +
+        'metadata (replaces it whole), or a new expiry (expiresAt, null to keep it for good, or ttlSeconds). Find ' +
+        'the id with recall_memories (format "raw") or list_memories. Returns the memory as it now is.',
+      inputSchema: updateMemoryInput,
+      outputSchema: updateMemoryOutput,
+      // Overwrites the previous text or metadata (destructive); the same update twice leaves the same memory
+      // (idempotent, but for updatedAt and a ttlSeconds counted from each call).
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ id, ...patch }) => guarded(logger, async () => structured(await service.update(caller, id, patch))),
   );
 
   server.registerTool(

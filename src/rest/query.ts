@@ -18,5 +18,15 @@ export function queryInput(req: Request, numericFields: readonly string[], boole
     const value = input[field];
     if (value === 'true' || value === 'false') input[field] = value === 'true';
   }
+  // The metadata filter travels as JSON (`metadata={"topic":"music"}`), which keeps its values' types. Text that
+  // is not JSON stays text, and the schema refuses it with the field's own message.
+  const metadata = input.metadata;
+  if (typeof metadata === 'string') {
+    try {
+      input.metadata = JSON.parse(metadata) as unknown;
+    } catch {
+      // left as the string
+    }
+  }
   return input;
 }

@@ -83,16 +83,41 @@ afterEach(async () => {
 
 const ROUND_TRIP_INPUT = [
   { userId: 'alice', text: 'Alice likes green tea.', createdAt: '2024-03-01T10:00:00.000Z' },
-  { userId: 'alice', text: 'Alice moved to Lyon.', appId: 'travel', metadata: { source: 'chat', tags: ['move'] }, createdAt: '2024-03-02T10:00:00.000Z' },
+  {
+    userId: 'alice',
+    text: 'Alice moved to Lyon.',
+    appId: 'travel',
+    metadata: { source: 'chat', tags: ['move'] },
+    createdAt: '2024-03-02T10:00:00.000Z',
+    updatedAt: '2024-04-02T10:00:00.000Z',
+    expiresAt: '2999-01-01T00:00:00Z',
+  },
   { userId: 'bob', text: 'Bob has a cat named Miso.', id: 'crm-42', createdAt: '2024-03-03T09:00:00+01:00' },
   { userId: 'bob', text: 'Bob has a cat named Miso.', createdAt: '2024-03-03T09:00:00.000Z' },
 ];
 
+// The lifecycle fields travel: updatedAt always (createdAt until an update), expiresAt when the memory expires.
 const ROUND_TRIP_OUTPUT = [
-  { userId: 'alice', text: 'Alice likes green tea.', appId: 'default', metadata: {}, createdAt: '2024-03-01T10:00:00.000Z' },
-  { userId: 'alice', text: 'Alice moved to Lyon.', appId: 'travel', metadata: { source: 'chat', tags: ['move'] }, createdAt: '2024-03-02T10:00:00.000Z' },
-  { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: { externalId: 'crm-42' }, createdAt: '2024-03-03T08:00:00.000Z', id: 'crm-42' },
-  { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: {}, createdAt: '2024-03-03T09:00:00.000Z' },
+  { userId: 'alice', text: 'Alice likes green tea.', appId: 'default', metadata: {}, createdAt: '2024-03-01T10:00:00.000Z', updatedAt: '2024-03-01T10:00:00.000Z' },
+  {
+    userId: 'alice',
+    text: 'Alice moved to Lyon.',
+    appId: 'travel',
+    metadata: { source: 'chat', tags: ['move'] },
+    createdAt: '2024-03-02T10:00:00.000Z',
+    updatedAt: '2024-04-02T10:00:00.000Z',
+    expiresAt: '2999-01-01T00:00:00.000Z',
+  },
+  {
+    userId: 'bob',
+    text: 'Bob has a cat named Miso.',
+    appId: 'default',
+    metadata: { externalId: 'crm-42' },
+    createdAt: '2024-03-03T08:00:00.000Z',
+    updatedAt: '2024-03-03T08:00:00.000Z',
+    id: 'crm-42',
+  },
+  { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: {}, createdAt: '2024-03-03T09:00:00.000Z', updatedAt: '2024-03-03T09:00:00.000Z' },
 ];
 
 describe.each<BackendKind>(['sqlite', 'postgres'])('import and export on %s', (kind) => {

@@ -171,7 +171,7 @@ describe('validation before any request', () => {
 
 describe('requests', () => {
   it('sends the key, JSON, one idempotency key, and the client appId as the store fallback', async () => {
-    const fetch = recordingFetch(201, { id: 'mem_AAAAAAAAAAAA', userId: 'u', appId: 'chat', createdAt: '2026-01-01T00:00:00.000Z' });
+    const fetch = recordingFetch(201, { id: 'mem_AAAAAAAAAAAA', userId: 'u', appId: 'chat', createdAt: '2026-01-01T00:00:00.000Z', duplicate: false });
     const client = new MemoryClient({ apiKey: KEY, baseUrl: 'http://h:1/', appId: 'chat', fetch });
     await client.store({ userId: 'u', text: 'x' });
     await client.store({ userId: 'u', text: 'y', appId: 'other' }, { idempotencyKey: 'mine' });

@@ -18,7 +18,8 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe('MemoryClient against a live server', () => {
   it('store answers the store response, createdAt as the wire string', async () => {
     const stored = await client.store({ userId: 'alice', text: 'Alice is allergic to peanuts.' });
-    expect(Object.keys(stored).sort()).toEqual(['appId', 'createdAt', 'id', 'userId']);
+    expect(Object.keys(stored).sort()).toEqual(['appId', 'createdAt', 'duplicate', 'id', 'userId']);
+    expect(stored.duplicate).toBe(false);
     expect(stored.id).toMatch(/^mem_[0-9A-Za-z]{12}$/);
     expect(stored.userId).toBe('alice');
     expect(stored.appId).toBe('default');
@@ -75,13 +76,14 @@ describe('MemoryClient against a live server', () => {
     await client.store({ userId: 'carol', text: 'Carol drives a red bicycle to work.' });
     // Thresholds are the ranker's business (tested with the REST routes); minScore 0 keeps this about the client.
     const query = 'What food is Carol allergic to?';
-    expect(await client.recall({ userId: 'carol', query, limit: 1, minScore: 0 })).toBe('- Carol is allergic to peanuts.');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await client.recall({ userId: 'carol', query, limit: 1, minScore: 0 })).toBe(`- [${today}] Carol is allergic to peanuts.`);
 
     const items = await client.recallRaw({ userId: 'carol', query, minScore: 0 });
     expect(items.map((m) => m.text)).toEqual(['Carol is allergic to peanuts.', 'Carol drives a red bicycle to work.']);
     expect(items[0]?.score).toBeGreaterThan(items[1]?.score ?? 1);
     for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(['appId', 'createdAt', 'id', 'metadata', 'score', 'text']);
+      expect(Object.keys(item).sort()).toEqual(['appId', 'createdAt', 'expiresAt', 'id', 'metadata', 'score', 'text', 'updatedAt']);
       expect(item.score).toBeGreaterThanOrEqual(0);
       expect(item.score).toBeLessThanOrEqual(1);
       expect(item.createdAt).toMatch(ISO_MS);
@@ -125,5 +127,33 @@ describe('MemoryClient against a live server', () => {
     expect((await client.list({ userId: 'fay' })).total).toBe(1);
     expect(await client.forgetAll('fay')).toEqual({ deleted: 1 });
     expect((await client.list({ userId: 'gus' })).total).toBe(1);
+  });
+
+  it('get reads one memory; update changes it; a duplicate store answers the existing one', async () => {
+    const stored = await client.store({ userId: 'hal', text: 'Hal lives in Seattle.', metadata: { topic: 'home' } });
+    expect(await client.store({ userId: 'hal', text: 'Hal  lives in Seattle.' })).toEqual({ ...stored, duplicate: true });
+    expect(await client.get(stored.id)).toMatchObject({ id: stored.id, userId: 'hal', text: 'Hal lives in Seattle.', expiresAt: null });
+    const updated = await client.update(stored.id, { text: 'Hal moved to Lisbon.', metadata: { topic: 'moves' }, ttlSeconds: 600 });
+    expect(updated).toMatchObject({ id: stored.id, createdAt: stored.createdAt, text: 'Hal moved to Lisbon.', metadata: { topic: 'moves' } });
+    expect(updated.expiresAt).not.toBeNull();
+    await expect(client.get('mem_000000000000')).rejects.toMatchObject({ name: 'NotFoundError', status: 404, code: 'not_found' });
+    await expect(client.update(stored.id, {})).rejects.toMatchObject({ name: 'MemoryValidationError' });
+    const other = await client.store({ userId: 'hal', text: 'Hal has a dog.' });
+    await expect(client.update(other.id, { text: 'Hal moved to Lisbon.' })).rejects.toMatchObject({
+      name: 'ConflictError',
+      code: 'duplicate_memory',
+    });
+  });
+
+  it('list, recall and forgetAll take the metadata and time filters', async () => {
+    await client.store({ userId: 'ivy', text: 'Ivy went to a jazz concert.', metadata: { topic: 'music' }, createdAt: '2026-01-01T00:00:00Z' });
+    await client.store({ userId: 'ivy', text: 'Ivy went to a rock concert.', metadata: { topic: 'music' }, createdAt: '2026-02-01T00:00:00Z' });
+    await client.store({ userId: 'ivy', text: 'Ivy reviewed a concert for work.', metadata: { topic: 'work', n: 1 } });
+    const music = await client.list({ userId: 'ivy', metadata: { topic: 'music' }, since: '2026-01-15T00:00:00Z' });
+    expect(music.memories.map((m) => m.text)).toEqual(['Ivy went to a rock concert.']);
+    const work = await client.recallRaw({ userId: 'ivy', query: 'concert', minScore: 0, metadata: { n: 1 } });
+    expect(work.map((m) => m.text)).toEqual(['Ivy reviewed a concert for work.']);
+    expect(await client.forgetAll('ivy', { metadata: { topic: 'music' }, until: '2026-01-15T00:00:00Z' })).toEqual({ deleted: 1 });
+    expect((await client.list({ userId: 'ivy' })).total).toBe(2);
   });
 });

@@ -171,13 +171,15 @@ describe('stores are not duplicated by retries', () => {
     expect(page.memories[0]?.id).toBe(stored.id);
   });
 
-  it('each store call gets its own key: two calls with the same text are two memories', async () => {
+  it('each store call gets its own key: the second of two same texts is a duplicate, not a replay', async () => {
     const { client: c } = client();
-    await c.store({ userId: 'twice', text: 'Same words.' });
-    await c.store({ userId: 'twice', text: 'Same words.' });
+    const first = await c.store({ userId: 'twice', text: 'Same words.' });
+    const second = await c.store({ userId: 'twice', text: 'Same words.' });
     const [a, b] = proxy.requests.map((r) => r.headers['idempotency-key']);
     expect(a).not.toBe(b);
-    expect((await c.list({ userId: 'twice' })).total).toBe(2);
+    // A replay of the first key would answer duplicate: false; the server's duplicate check answers true.
+    expect(second).toEqual({ ...first, duplicate: true });
+    expect((await c.list({ userId: 'twice' })).total).toBe(1);
   });
 });
 

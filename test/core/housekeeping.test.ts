@@ -80,7 +80,7 @@ describe('Chore', () => {
   });
 });
 
-describe('MemoryService: pruning expired Idempotency-Key claims', () => {
+describe('MemoryService housekeeping: expired Idempotency-Key claims and expired memories', () => {
   const embedder: Embedder = {
     model: 'fake',
     ready: () => Promise.resolve({ model: 'fake', dimension: 2 }),
@@ -134,5 +134,20 @@ describe('MemoryService: pruning expired Idempotency-Key claims', () => {
     const outcome = await memories.store(LOCAL_CALLER, { userId: 'u', text: 'kept' }, { idempotencyKey: 'k' });
     expect(outcome.result.userId).toBe('u');
     await vi.waitFor(() => expect(logger.warnings).toEqual(['idempotency pruning failed; it runs again later']));
+  });
+
+  it('purges expired memories in the background, riding on traffic, and hides them before that', async () => {
+    let now = Date.now();
+    const memories = service(store, () => new Date(now));
+    for (const text of ['brief one', 'brief two', 'brief three']) await memories.store(LOCAL_CALLER, { userId: 'u', text, ttlSeconds: 60 });
+    await memories.store(LOCAL_CALLER, { userId: 'u', text: 'lasting' });
+    expect(await store.countMemories()).toBe(4);
+    now += 61_000;
+    // The list already hides them (the service's clock), and its request starts the purge.
+    expect((await memories.list(LOCAL_CALLER, { userId: 'u' })).memories.map((m) => m.text)).toEqual(['lasting']);
+    await vi.waitFor(async () => expect(await store.countMemories()).toBe(1));
+    await memories.housekeepingSettled();
+    // Gone with their duplicate keys: the text can be stored again.
+    expect((await memories.store(LOCAL_CALLER, { userId: 'u', text: 'brief one' })).result.duplicate).toBe(false);
   });
 });

@@ -70,7 +70,7 @@ describe('MCP over streamable HTTP at /mcp', () => {
     expect(server.runtime).toBeDefined();
   });
 
-  it('serves the four tools to an SDK client over a session', async () => {
+  it('serves the tools to an SDK client over a session', async () => {
     const { client, transport } = await connectHttp(server.mcpUrl, TEST_KEY);
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const stored = ok<StoreResult>(await call(client, 'store_memory', { userId: 'http-user', text: 'Marta commutes to work by bike.' }));
@@ -162,7 +162,7 @@ describe('session bounds and shutdown', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
       });
       expect(res.status).toBe(404);
-      expect((await third.client.listTools()).tools).toHaveLength(4);
+      expect((await third.client.listTools()).tools).toHaveLength(6);
       await Promise.all([first.client.close().catch(() => undefined), second.client.close(), third.client.close()]);
     } finally {
       await small.remove();

@@ -16,6 +16,7 @@ import {
   type ListResult,
   type RecallItem,
   type RecallResult,
+  type MemoryView,
   type StoreResult,
 } from '../../src/core/schemas.js';
 import { LOCAL_CALLER, type Caller } from '../../src/core/types.js';
@@ -53,10 +54,17 @@ afterAll(async () => {
 });
 
 describe('tools/list', () => {
-  it('lists exactly the four tools, with titles, honest annotations and both schemas', async () => {
+  it('lists exactly the six tools, with titles, honest annotations and both schemas', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['forget_memory', 'list_memories', 'recall_memories', 'store_memory']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'forget_memory',
+      'get_memory',
+      'list_memories',
+      'recall_memories',
+      'store_memory',
+      'update_memory',
+    ]);
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();
       expect(tool.description?.length).toBeGreaterThan(100);
@@ -68,6 +76,10 @@ describe('tools/list', () => {
     expect(byName.recall_memories?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(byName.list_memories?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(byName.forget_memory?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.get_memory?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    // An update overwrites what was there: destructive, and the same update twice leaves the same memory.
+    expect(byName.update_memory?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.update_memory?.inputSchema.required).toEqual(['id']);
     // userId falls back to the configured user, so no tool requires it.
     expect(byName.store_memory?.inputSchema.required).toEqual(['text']);
     expect(byName.recall_memories?.inputSchema.required).toEqual(['query']);
@@ -161,7 +173,7 @@ describe('recall_memories', () => {
     const recalled = ok<RecallResult>(result);
     expect(recalled.memories.map((m) => m.text)).toContain('Alice is allergic to peanuts.');
     expect(textOf(result)).toBe(recalled.context);
-    expect(recalled.context.split('\n')).toEqual(recalled.memories.map((m) => `- ${m.text}`));
+    expect(recalled.context.split('\n')).toEqual(recalled.memories.map((m) => `- [${m.updatedAt.slice(0, 10)}] ${m.text}`));
     for (const m of recalled.memories) expect(m.score).toBeGreaterThanOrEqual(0);
   });
 
@@ -280,5 +292,42 @@ describe('failures outside the contract', () => {
     expect(logged.join('\n')).toContain('SQLITE_CORRUPT: secret internals');
     spy.mockRestore();
     await probe.close();
+  });
+});
+
+describe('get_memory and update_memory', () => {
+  it('reads a memory, updates its text, metadata and expiry, and finds it by the new text', async () => {
+    const stored = ok<StoreResult>(await call(client, 'store_memory', { text: 'Maria lives in Seattle.', metadata: { topic: 'home' } }));
+    const read = ok<MemoryView>(await call(client, 'get_memory', { id: stored.id }));
+    expect(read).toMatchObject({ id: stored.id, userId: 'u1', text: 'Maria lives in Seattle.', updatedAt: stored.createdAt, expiresAt: null });
+    const updated = ok<MemoryView>(
+      await call(client, 'update_memory', { id: stored.id, text: 'Maria moved to Lisbon.', metadata: { topic: 'moves' }, ttlSeconds: 3600 }),
+    );
+    expect(updated).toMatchObject({ id: stored.id, createdAt: stored.createdAt, text: 'Maria moved to Lisbon.', metadata: { topic: 'moves' } });
+    expect(updated.updatedAt >= stored.createdAt).toBe(true);
+    expect(Date.parse(updated.expiresAt ?? '') - Date.now()).toBeGreaterThan(3500_000);
+    const recalled = ok<RecallResult>(
+      await call(client, 'recall_memories', { query: 'Where does Maria live now?', minScore: 0, metadata: { topic: 'moves' } }),
+    );
+    expect(recalled.memories.map((m) => m.id)).toEqual([stored.id]);
+  });
+
+  it('answers a duplicate store with the existing memory, and refuses an update onto another memory\u2019s text', async () => {
+    const first = ok<StoreResult>(await call(client, 'store_memory', { text: 'Dan likes jazz.' }));
+    expect(first.duplicate).toBe(false);
+    const again = ok<StoreResult>(await call(client, 'store_memory', { text: ' Dan  likes jazz. ' }));
+    expect(again).toEqual({ ...first, duplicate: true });
+    const other = ok<StoreResult>(await call(client, 'store_memory', { text: 'Dan likes blues.' }));
+    const clash = errorOf(await call(client, 'update_memory', { id: other.id, text: 'Dan likes jazz.' }));
+    expect(clash).toMatchObject({ code: 'duplicate_memory' });
+    expect(clash.message).toContain(first.id);
+  });
+
+  it('answers not_found for an unknown id and for another app\u2019s memory, and refuses an empty update', async () => {
+    const foreign = await runtime.service.store(LOCAL_CALLER, { userId: 'shared', appId: 'app-b', text: 'App B: private.' });
+    expect(errorOf(await call(boundA, 'get_memory', { id: foreign.result.id })).code).toBe('not_found');
+    expect(errorOf(await call(boundA, 'update_memory', { id: foreign.result.id, metadata: {} })).code).toBe('not_found');
+    expect(errorOf(await call(client, 'get_memory', { id: 'mem_AAAAAAAAAAAA' })).code).toBe('not_found');
+    expect(textOf(await call(client, 'update_memory', { id: foreign.result.id }))).toContain('Pass at least one of text, metadata, expiresAt or ttlSeconds.');
   });
 });

@@ -14,7 +14,8 @@ describe('errors and routing', () => {
     ['GET', '/nope'],
     ['GET', '/v1/nope'],
     ['PUT', '/v1/memories'],
-    ['PATCH', '/v1/memories/mem_000000000000'],
+    ['PUT', '/v1/memories/mem_000000000000'],
+    ['PATCH', '/v1/memories/by-id/mem_000000000000'],
     ['POST', '/v1/memories/someone'],
   ])('%s %s is a JSON 404', async (method, path) => {
     const res = await server.call(path, { method });

@@ -44,7 +44,7 @@ describe('GET /v1/memories/:userId and ?userId=', () => {
     // Same timestamp: ordered by id descending.
     const tied = body.memories.filter((m) => m.createdAt === new Date(Date.UTC(2024, 0, 1, 0, 5)).toISOString()).map((m) => m.id);
     expect(tied).toEqual([...tied].sort().reverse());
-    expect(Object.keys(body.memories[0] ?? {}).sort()).toEqual(['appId', 'createdAt', 'id', 'metadata', 'text']);
+    expect(Object.keys(body.memories[0] ?? {}).sort()).toEqual(['appId', 'createdAt', 'expiresAt', 'id', 'metadata', 'text', 'updatedAt']);
   });
 
   it('pages without overlap and answers an empty page past the end with the true total', async () => {

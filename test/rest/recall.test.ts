@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type ErrorJson, type TestServer } from '../helpers/server.js';
 
 interface RecallJson {
-  memories: Array<{ id: string; text: string; score: number; createdAt: string; metadata: Record<string, unknown> }>;
+  memories: Array<{ id: string; text: string; score: number; createdAt: string; updatedAt: string; metadata: Record<string, unknown> }>;
   context: string;
 }
 
@@ -39,13 +39,13 @@ describe('recall', () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
     expect(body.memories.some((m) => m.text.startsWith('Eli'))).toBe(false);
-    expect(Object.keys(body.memories[0] ?? {}).sort()).toEqual(['appId', 'createdAt', 'id', 'metadata', 'score', 'text']);
+    expect(Object.keys(body.memories[0] ?? {}).sort()).toEqual(['appId', 'createdAt', 'expiresAt', 'id', 'metadata', 'score', 'text', 'updatedAt']);
   });
 
   it('joins the items into the context string', async () => {
     const body = await recall({ userId: 'dana', query: 'pets', minScore: 0, limit: 2 });
     expect(body.memories).toHaveLength(2);
-    expect(body.context).toBe(body.memories.map((m) => `- ${m.text}`).join('\n'));
+    expect(body.context).toBe(body.memories.map((m) => `- [${m.updatedAt.slice(0, 10)}] ${m.text}`).join('\n'));
   });
 
   it('returns nothing and an empty context when no memory clears minScore', async () => {

@@ -24,7 +24,7 @@ describe('POST /v1/memories', () => {
     const res = await server.call('/v1/memories', { method: 'POST', json: { userId: 'alice', text: 'Alice prefers green tea.' } });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Record<string, string>;
-    expect(Object.keys(body).sort()).toEqual(['appId', 'createdAt', 'id', 'userId']);
+    expect(Object.keys(body).sort()).toEqual(['appId', 'createdAt', 'duplicate', 'id', 'userId']);
     expect(body.id).toMatch(/^mem_[0-9A-Za-z]{12}$/);
     expect(body.userId).toBe('alice');
     expect(body.appId).toBe('default');

@@ -162,9 +162,11 @@ describe('two nodes on one PostgreSQL database', () => {
       expect(transport.sessionId).toBeUndefined();
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
         'forget_memory',
+        'get_memory',
         'list_memories',
         'recall_memories',
         'store_memory',
+        'update_memory',
       ]);
       const tool = async <T>(name: string, args: Record<string, unknown>): Promise<{ result: CallToolResult; data: T }> => {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;

@@ -285,6 +285,9 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         ...memory(`u${i % 2}`, `memory ${i} \u00e9 "quoted"`, [1, i, -i / 3, 0.5], i, i % 3 === 0 ? other.id : appId),
         metadata: { i, nested: { list: [i, 'x', null] }, b: true, a: 'first key last' },
         createdAt: `2021-0${1 + (i % 9)}-1${i}T01:02:03.${String(100 + i)}Z`,
+        // The lifecycle fields travel too (agent-memory copy): a later update, an expiry ahead.
+        updatedAt: `2022-0${1 + (i % 9)}-1${i}T04:05:06.${String(100 + i)}Z`,
+        expiresAt: i % 2 === 0 ? null : `2999-01-0${1 + i}T00:00:00.000Z`,
       }));
       // Awkward floats: the export must give back the very float32 values that went in.
       all[0] = { ...all[0]!, embedding: Float32Array.from([1 / 3, -0, 3.4028234663852886e38, -1e-8]) };
@@ -457,7 +460,14 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     // ---- Idempotency --------------------------------------------------------------------------------------------
 
     function claim(key: string, requestHash = 'h1', notBefore = '2000-01-01T00:00:00.000Z'): IdempotencyClaim {
-      return { keyId: 'key_test', key, requestHash, response: JSON.stringify({ key, requestHash }), notBefore };
+      return {
+        keyId: 'key_test',
+        key,
+        requestHash,
+        response: JSON.stringify({ key, requestHash }),
+        duplicateResponse: (existing) => JSON.stringify({ duplicateOf: existing.id }),
+        notBefore,
+      };
     }
 
     it('claims an Idempotency-Key with the insert and replays it afterwards', async () => {
@@ -505,6 +515,177 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await store.findIdempotency('key_test', 'live', since)).toMatchObject({ requestHash: 'h1' });
       // The memories stay: only the claims expire.
       expect(await store.countMemories()).toBe(4);
+    });
+
+    // ---- A memory's life: duplicates, expiry, updates, filters --------------------------------------------------
+
+    const PAST = '2020-01-01T00:00:00.000Z';
+    const FUTURE = '2999-01-01T00:00:00.000Z';
+    const ids = (items: Array<{ id: string }>) => items.map((m) => m.id).sort();
+
+    it('answers the live memory that holds the same normalised text instead of storing a copy', async () => {
+      const other = await store.ensureApp('other');
+      const first = memory('u1', 'Dan likes jazz.', [1, 0, 0, 0], 1);
+      expect(await store.insertMemory(first)).toEqual({ kind: 'created' });
+      const again = await store.insertMemory(memory('u1', '  Dan   likes\n jazz. ', [0, 1, 0, 0], 2));
+      expect(again).toMatchObject({ kind: 'duplicate', memory: { id: first.id, text: 'Dan likes jazz.', updatedAt: first.createdAt } });
+      // Case, another app and another user are not duplicates.
+      expect(await store.insertMemory(memory('u1', 'dan likes jazz.', [1, 0, 0, 0]))).toEqual({ kind: 'created' });
+      expect(await store.insertMemory(memory('u1', 'Dan likes jazz.', [1, 0, 0, 0], 3, other.id))).toEqual({ kind: 'created' });
+      expect(await store.insertMemory(memory('u2', 'Dan likes jazz.', [1, 0, 0, 0]))).toEqual({ kind: 'created' });
+      expect(await store.countMemories()).toBe(4);
+    });
+
+    it('stores one copy when duplicates race, and records the duplicate answer for an Idempotency-Key', async () => {
+      const racers = Array.from({ length: 6 }, (_, i) => memory('u1', 'raced fact', [1, i, 0, 0], i));
+      const outcomes = await Promise.all(racers.map((m) => store.insertMemory(m)));
+      const created = outcomes.filter((o) => o.kind === 'created');
+      expect(created).toHaveLength(1);
+      const winner = racers[outcomes.findIndex((o) => o.kind === 'created')]!;
+      for (const o of outcomes) if (o.kind === 'duplicate') expect(o.memory.id).toBe(winner.id);
+      expect(await texts('u1')).toEqual(['raced fact']);
+      const keyed = await store.insertMemory(memory('u1', 'raced  fact', [1, 0, 0, 0]), claim('dup-key'));
+      expect(keyed).toMatchObject({ kind: 'duplicate', memory: { id: winner.id } });
+      const replay = await store.insertMemory(memory('u1', 'raced  fact', [1, 0, 0, 0]), claim('dup-key'));
+      expect(replay).toMatchObject({ kind: 'replayed', record: { response: JSON.stringify({ duplicateOf: winner.id }) } });
+    });
+
+    it('hides expired memories from every read and delete, purges them in bounded batches with their search entries', async () => {
+      const live = { ...memory('u1', 'live hiking fact', [1, 0, 0, 0], 1), expiresAt: FUTURE };
+      const gone = { ...memory('u1', 'expired hiking fact', [1, 0, 0, 0], 2), expiresAt: PAST };
+      const forever = memory('u1', 'forever hiking fact', [1, 0, 0, 0], 3);
+      await store.insertMemories([live, gone, forever]);
+      expect((await store.getMemory({ kind: 'id', value: live.id }, { appId: null }))?.expiresAt).toBe(FUTURE);
+      expect(await store.getMemory({ kind: 'id', value: gone.id }, { appId: null })).toBeUndefined();
+      expect(await texts('u1')).toEqual(['forever hiking fact', 'live hiking fact']);
+      expect(ids((await recallAll('u1', ['hiking'])).map((c) => c.memory))).toEqual(ids([live, forever]));
+      // "now" is the reader's: at a later instant the live one has expired too.
+      const later = await store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 0, limit: 10, filter: { now: '3000-01-01T00:00:00.000Z' } });
+      expect(later.items.map((m) => m.id)).toEqual([forever.id]);
+      // The expired copy does not block storing the text again.
+      expect(await store.insertMemory(memory('u1', 'expired hiking fact', [1, 0, 0, 0], 4))).toEqual({ kind: 'created' });
+      expect(await store.deleteMemories([{ kind: 'id', value: gone.id }], { appId: null })).toBe(0);
+      expect(await store.countMemories()).toBe(4);
+      expect(await store.purgeExpired(new Date().toISOString(), 10)).toBe(1);
+      expect(await store.countMemories()).toBe(3);
+      const many = Array.from({ length: 5 }, (_, i) => ({ ...memory('u3', `old ${i}`, [1, 0, 0, 0], i), expiresAt: PAST }));
+      await store.insertMemories(many);
+      expect(await store.purgeExpired(new Date().toISOString(), 2)).toBe(2);
+      expect(await store.purgeExpired(new Date().toISOString(), 10)).toBe(3);
+      expect(await store.purgeExpired(new Date().toISOString(), 10)).toBe(0);
+      expect(await store.countMemories()).toBe(3);
+    });
+
+    it('updates text with its vector and words, metadata with its filter entries, and expiry, keeping id and createdAt', async () => {
+      const m = { ...memory('u1', 'Maria lives in Seattle', [1, 0, 0, 0], 1), metadata: { topic: 'home' } };
+      await store.insertMemory(m);
+      const now = new Date().toISOString();
+      const ref = { kind: 'uuid', value: m.uuid } as const;
+      const outcome = await store.updateMemory(ref, { appId }, {
+        text: { text: 'Maria moved to Lisbon', embedding: unit([0, 0, 1, 0]) },
+        metadata: { topic: 'moves', year: 2026 },
+        expiresAt: FUTURE,
+        updatedAt: '2026-03-02T10:00:00.000Z',
+        now,
+      });
+      expect(outcome).toMatchObject({
+        kind: 'updated',
+        memory: { id: m.id, createdAt: m.createdAt, updatedAt: '2026-03-02T10:00:00.000Z', expiresAt: FUTURE, text: 'Maria moved to Lisbon' },
+      });
+      expect(await wordLists('u1', ['seattle', 'lisbon'])).toEqual([[], [m.id]]);
+      const found = await search('u1', [], { embedding: [0, 0, 1, 0] });
+      expect(found.map((c) => [c.memory.id, Math.round(c.cosine * 1000) / 1000])).toEqual([[m.id, 1]]);
+      const byTopic = (topic: string) =>
+        store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 0, limit: 10, filter: { metadata: { topic } } });
+      expect((await byTopic('home')).total).toBe(0);
+      expect((await byTopic('moves')).total).toBe(1);
+      // Only the expiry, then cleared: the rest stays.
+      const cleared = await store.updateMemory(ref, { appId: null }, { expiresAt: null, updatedAt: '2026-03-03T00:00:00.000Z', now });
+      expect(cleared).toMatchObject({ kind: 'updated', memory: { expiresAt: null, text: 'Maria moved to Lisbon', metadata: { topic: 'moves', year: 2026 } } });
+      expect(await store.countMemories()).toBe(1);
+    });
+
+    it('refuses to update a memory out of scope, expired or unknown, and a text another live memory holds', async () => {
+      const other = await store.ensureApp('other');
+      const a = memory('u1', 'first fact', [1, 0, 0, 0], 1);
+      const b = memory('u1', 'second fact', [0, 1, 0, 0], 2);
+      const old = { ...memory('u1', 'old fact', [0, 1, 0, 0], 3), expiresAt: PAST };
+      await store.insertMemories([a, b, old]);
+      const now = new Date().toISOString();
+      const change = { metadata: { x: 1 }, updatedAt: now, now };
+      expect(await store.updateMemory({ kind: 'id', value: a.id }, { appId: other.id }, change)).toEqual({ kind: 'not_found' });
+      expect(await store.updateMemory({ kind: 'id', value: old.id }, { appId: null }, change)).toEqual({ kind: 'not_found' });
+      expect(await store.updateMemory({ kind: 'id', value: newMemoryId() }, { appId: null }, change)).toEqual({ kind: 'not_found' });
+      const clash = await store.updateMemory({ kind: 'id', value: b.id }, { appId: null }, {
+        text: { text: ' first   fact', embedding: unit([1, 0, 0, 0]) },
+        updatedAt: now,
+        now,
+      });
+      expect(clash).toMatchObject({ kind: 'duplicate', memory: { id: a.id } });
+      expect((await store.getMemory({ kind: 'id', value: b.id }, { appId: null }))?.text).toBe('second fact');
+      // Its own text, re-spaced, is no clash.
+      const same = await store.updateMemory({ kind: 'id', value: b.id }, { appId: null }, {
+        text: { text: 'second  fact', embedding: unit([0, 1, 0, 0]) },
+        updatedAt: now,
+        now,
+      });
+      expect(same).toMatchObject({ kind: 'updated', memory: { text: 'second  fact' } });
+    });
+
+    it('filters list, delete-all and both sides of recall by metadata (exact, typed) and creation time', async () => {
+      const other = await store.ensureApp('other');
+      const tagged = (text: string, metadata: Record<string, unknown>, minute: number, embedding = [1, 0, 0, 0], app = appId) => ({
+        ...memory('u1', text, embedding, minute, app),
+        metadata,
+      });
+      const jazz = tagged('jazz concert friday', { topic: 'music', stars: 5 }, 1);
+      const rock = tagged('rock concert saturday', { topic: 'music', stars: '5' }, 2);
+      const work = tagged('work concert review', { topic: 'work', stars: 5.0, nested: { deep: 1 } }, 3, [1, 0, 0, 0], other.id);
+      const untagged = tagged('plain concert note', {}, 4);
+      await store.insertMemories([jazz, rock, work, untagged]);
+      const list = async (filter: Record<string, unknown>, scope: AppScope = { appId: null }) =>
+        ids((await store.listMemories({ userId: 'u1', scope, offset: 0, limit: 10, filter })).items);
+      expect(await list({ metadata: { topic: 'music' } })).toEqual(ids([jazz, rock]));
+      expect(await list({ metadata: { stars: 5 } })).toEqual(ids([jazz, work]));
+      expect(await list({ metadata: { stars: '5' } })).toEqual(ids([rock]));
+      expect(await list({ metadata: { topic: 'music', stars: 5 } })).toEqual(ids([jazz]));
+      expect(await list({ metadata: { topic: 'nothing' } })).toEqual([]);
+      expect(await list({ metadata: { stars: 5 } }, { appId: other.id })).toEqual(ids([work]));
+      const minute = (n: number) => new Date(Date.UTC(2024, 0, 1, 0, n)).toISOString();
+      expect(await list({ since: minute(2) })).toEqual(ids([rock, work, untagged]));
+      expect(await list({ until: minute(2) })).toEqual(ids([jazz]));
+      expect(await list({ since: minute(2), until: minute(4), metadata: { stars: 5 } })).toEqual(ids([work]));
+      const page = await store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 0, limit: 1, filter: { metadata: { topic: 'music' } } });
+      expect(page.total).toBe(2);
+
+      const plan = { embedText: '', terms: ['concert'], vectorK: 50, textK: 50, perTerm: 50 };
+      const recall = async (filter: Record<string, unknown>) =>
+        ids(
+          (await searchCandidates(store, { userId: 'u1', scope: { appId: null }, plan, embedding: Promise.resolve(unit([1, 0, 0, 0])), filter })).map(
+            (c) => c.memory,
+          ),
+        );
+      expect(await recall({ metadata: { topic: 'music' } })).toEqual(ids([jazz, rock]));
+      expect(await recall({ since: minute(3) })).toEqual(ids([work, untagged]));
+      expect(await store.deleteUserMemories('u1', { appId: null }, { metadata: { topic: 'music' } })).toBe(2);
+      expect(await texts('u1')).toEqual(['plain concert note', 'work concert review']);
+      expect(await store.deleteUserMemories('u1', { appId: null }, { until: minute(4) })).toBe(1);
+      expect(await texts('u1')).toEqual(['plain concert note']);
+    });
+
+    it("finds a filtered memory by vector even when everybody else's are nearer", async () => {
+      const near = Array.from({ length: 400 }, (_, i) => memory('u1', `near ${i}`, [1, 0.01 * (i % 7), 0.001 * i, 0], i % 60));
+      const far = { ...memory('u1', 'the far one', [0, 0, 0, 1], 61), metadata: { pick: true } };
+      await store.insertMemories([...near, far]);
+      const plan = { embedText: '', terms: [], vectorK: 5, textK: 5, perTerm: 5 };
+      const found = await searchCandidates(store, {
+        userId: 'u1',
+        scope: { appId: null },
+        plan,
+        embedding: Promise.resolve(unit([1, 0, 0, 0])),
+        filter: { metadata: { pick: true } },
+      });
+      expect(found.map((c) => c.memory.id)).toEqual([far.id]);
     });
 
     // ---- API keys -----------------------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ import { openStoreOnly } from '../runtime.js';
 
 /**
  * `agent-memory export FILE.jsonl` (or `-` for stdout): every memory, oldest first, one JSON object per line in
- * the format `agent-memory import` reads (`userId`, `text`, `appId` as the app slug, `metadata`, `createdAt`, and
- * `id` when the memory has an external id), so export then import is a round trip. Memory ids are not exported:
+ * the format `agent-memory import` reads (`userId`, `text`, `appId` as the app slug, `metadata`, `createdAt`,
+ * `updatedAt`, `expiresAt` when it expires, and `id` when the memory has an external id), so export then import is
+ * a round trip. Expired memories are not exported. Memory ids are not exported:
  * an import assigns its own. Written once over the MemoryStore interface, so the same on every backend: pages of
  * one read snapshot (MemoryStore.scanMemories), the file written under a temporary name and renamed at the end,
  * so an interrupted export leaves no partial file.
@@ -36,6 +37,8 @@ export function exportLine(memory: MemoryRecord): string {
     appId: memory.app.slug,
     metadata: memory.metadata,
     createdAt: memory.createdAt,
+    updatedAt: memory.updatedAt,
+    ...(memory.expiresAt === null ? {} : { expiresAt: memory.expiresAt }),
     ...(typeof external === 'string' && external.length > 0 ? { id: external } : {}),
   });
 }

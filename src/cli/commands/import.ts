@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { MemoryError } from '../../core/errors.js';
 import { isUuid, newMemoryId } from '../../core/ids.js';
 import { DEFAULT_APP_SLUG, LIMITS } from '../../core/limits.js';
-import { storeFields } from '../../core/schemas.js';
+import { isoTimestamp, oneExpiry, storeFields } from '../../core/schemas.js';
 import type { MemoryStore, NewMemory } from '../../core/store.js';
 import type { App } from '../../core/types.js';
 import { parseInput } from '../../core/validation.js';
@@ -39,13 +39,17 @@ const MAX_REPORTED = 50;
 
 export const importLineSchema = z.strictObject({
   ...storeFields,
+  // History as it was: an expiry that passed since the export is kept (the memory is then invisible and purged),
+  // not refused as a store would refuse it.
+  expiresAt: isoTimestamp('expiresAt').optional().describe('When the memory expires (ISO 8601).'),
+  updatedAt: isoTimestamp('updatedAt').optional().describe('When the memory last changed (ISO 8601); createdAt by default.'),
   id: z
     .string({ error: 'id must be a string.' })
     .min(1, 'id must not be empty.')
     .max(LIMITS.userIdMaxLength, `id must be at most ${LIMITS.userIdMaxLength} characters.`)
     .optional()
     .describe('An external id for the memory, kept as metadata.externalId; importing it again is a no-op.'),
-});
+}).superRefine(oneExpiry);
 export type ImportLine = z.output<typeof importLineSchema>;
 
 export interface ImportTarget {
@@ -219,6 +223,7 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
       key = `line\u0000${content}\u0000${n}`;
     }
     const metadata = line.id === undefined ? (line.metadata ?? {}) : { ...(line.metadata ?? {}), externalId: line.id };
+    const createdAt = line.createdAt ?? now().toISOString();
     return {
       lineNo,
       memory: {
@@ -228,7 +233,10 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
         appId: app.id,
         text: line.text,
         metadata,
-        createdAt: line.createdAt ?? now().toISOString(),
+        createdAt,
+        updatedAt: line.updatedAt ?? createdAt,
+        expiresAt:
+          line.ttlSeconds !== undefined ? new Date(now().getTime() + line.ttlSeconds * 1000).toISOString() : (line.expiresAt ?? null),
       },
     };
   };

@@ -21,15 +21,35 @@ export function memoriesRouter(service: MemoryService): Router {
       idempotencyKey: req.get('Idempotency-Key'),
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(201).json(result);
+    // A duplicate created nothing: 200, with the existing memory (a replay answers the status of the first answer).
+    if (result.duplicate) res.setHeader('Memory-Duplicate', 'true');
+    res.status(result.duplicate ? 200 : 201).json(result);
   });
 
   router.get('/', async (req, res) => {
     res.json(await service.list(callerOf(res), queryInput(req, LIST_NUMBERS)));
   });
 
+  // The body forms of list and delete-all, for filters that are awkward in a URL.
+  router.post('/list', body, async (req, res) => {
+    res.json(await service.list(callerOf(res), req.body));
+  });
+
   router.delete('/', async (req, res) => {
     res.json(await service.forgetAll(callerOf(res), queryInput(req, [])));
+  });
+
+  router.post('/delete-all', body, async (req, res) => {
+    res.json(await service.forgetAll(callerOf(res), req.body));
+  });
+
+  // Under by-id/, never /:userId: every user id stays listable, even one that looks like a memory id.
+  router.get('/by-id/:id', async (req, res) => {
+    res.json(await service.get(callerOf(res), req.params.id));
+  });
+
+  router.patch('/:id', body, async (req, res) => {
+    res.json(await service.update(callerOf(res), req.params.id, req.body));
   });
 
   router.get('/recall', async (req, res) => {

@@ -1,5 +1,7 @@
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { MemoryError } from '../../core/errors.js';
+import { textKey } from '../../core/text-key.js';
+import { writeFields } from './filters.js';
 import { assertSchemaName, withTransaction, type Pool, type PoolClient } from './connection.js';
 
 /**
@@ -100,6 +102,63 @@ export const MIGRATIONS: readonly PgMigration[] = [
       await ddl(client, 'CREATE INDEX memories_created ON memories (created_at, id)');
     },
   },
+  {
+    version: 3,
+    name: 'lifecycle: updated_at, expires_at, duplicate key, metadata fields',
+    async up(client) {
+      await ddl(
+        client,
+        `
+        ALTER TABLE memories ADD COLUMN updated_at timestamptz;
+        UPDATE memories SET updated_at = created_at;
+        ALTER TABLE memories ALTER COLUMN updated_at SET NOT NULL;
+        ALTER TABLE memories ADD COLUMN expires_at timestamptz;
+        ALTER TABLE memories ADD COLUMN text_key text;
+        -- Top-level scalar metadata entries, for filters: one index lookup per key instead of parsing every row.
+        CREATE TABLE memory_fields (
+          user_id text NOT NULL,
+          key text NOT NULL,
+          value text NOT NULL,
+          memory_id text COLLATE "C" NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+          PRIMARY KEY (user_id, key, value, memory_id)
+        );
+        CREATE INDEX memory_fields_memory ON memory_fields (memory_id);
+      `,
+      );
+      // The duplicate key and the fields are computed in JavaScript (core/text-key.ts, core/metadata-fields.ts), as
+      // for every new row, so that old and new rows, and both backends, agree to the bit.
+      for (let after = ''; ; ) {
+        const { rows } = await longQuery<{ id: string; user_id: string; text: string; metadata: Record<string, unknown> }>(
+          client,
+          'SELECT id, user_id, text, metadata FROM memories WHERE id > $1 ORDER BY id LIMIT 1000',
+          [after],
+        );
+        if (rows.length === 0) break;
+        await longQuery(client, 'UPDATE memories m SET text_key = t.k FROM unnest($1::text[], $2::text[]) t(id, k) WHERE m.id = t.id', [
+          rows.map((r) => r.id),
+          rows.map((r) => textKey(r.text)),
+        ]);
+        await writeFields(client, rows.map((r) => ({ id: r.id, userId: r.user_id, metadata: r.metadata })));
+        after = rows[rows.length - 1]!.id;
+      }
+      await ddl(
+        client,
+        `
+        ALTER TABLE memories ALTER COLUMN text_key SET NOT NULL;
+        -- Every read now asks whether a memory is live: with expires_at in the list indexes, counts and pages stay
+        -- index-only scans.
+        DROP INDEX memories_user_created;
+        CREATE INDEX memories_user_created ON memories (user_id, created_at, id) INCLUDE (doc_length, expires_at);
+        DROP INDEX memories_user_app_created;
+        CREATE INDEX memories_user_app_created ON memories (user_id, app_id, created_at, id) INCLUDE (doc_length, expires_at);
+        -- A store looks for a live memory of the same user, app and normalised text.
+        CREATE INDEX memories_text_key ON memories (user_id, app_id, text_key);
+        -- Purging expired memories; most memories never expire.
+        CREATE INDEX memories_expires ON memories (expires_at) WHERE expires_at IS NOT NULL;
+      `,
+      );
+    },
+  },
 ];
 
 /**
@@ -135,6 +194,8 @@ export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 export const LOCK_NAMESPACE = 0x61676d65;
 export const MIGRATION_LOCK = 1;
 export const MODEL_LOCK = 2;
+/** First key of the per-text locks that make a store's duplicate check and insert atomic across nodes. */
+export const DUPLICATE_LOCK_NAMESPACE = 0x61676d64;
 
 /**
  * Migrations, index builds and the wait for another node's migration may take longer than a request's timeouts:

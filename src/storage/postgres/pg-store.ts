@@ -11,6 +11,8 @@ import type {
   IdempotencyRecord,
   InsertOutcome,
   ListQuery,
+  MemoryChange,
+  MemoryFilter,
   MemoryPage,
   MemoryScan,
   MemoryStore,
@@ -19,10 +21,12 @@ import type {
   ScanPage,
   StoreCapabilities,
   TermMatches,
+  UpdateOutcome,
   UserListQuery,
   WordMatchQuery,
 } from '../../core/store.js';
 import type { UserSummary } from '../../core/schemas.js';
+import { textKey } from '../../core/text-key.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import {
   createPool,
@@ -35,7 +39,8 @@ import {
   type TransactionMode,
 } from './connection.js';
 import { translatePgError } from './errors.js';
-import { ensureSchema, migrate } from './migrations.js';
+import { filterSql, liveSql, writeFields } from './filters.js';
+import { DUPLICATE_LOCK_NAMESPACE, ensureSchema, migrate } from './migrations.js';
 import { RECALL_TRANSACTION, recallCandidates } from './recall.js';
 import { replaceEmbeddings } from './reembed.js';
 import { findWordMatches } from './words.js';
@@ -70,6 +75,8 @@ interface ExportRow {
   text: string;
   metadata: string;
   created_at: Date;
+  updated_at: Date;
+  expires_at: Date | null;
   embedding: string | null;
 }
 
@@ -224,9 +231,21 @@ export class PgStore implements MemoryStore {
           const earlier = await this.#claim(client, idempotency);
           if (earlier) return { kind: 'replayed', record: earlier };
         }
+        const key = textKey(memory.text);
+        const duplicate = await this.#lockedDuplicate(client, memory.userId, memory.appId, key, null);
+        if (duplicate) {
+          if (idempotency) {
+            await client.query('UPDATE idempotency_keys SET response = $3 WHERE key_id = $1 AND key = $2', [
+              idempotency.keyId,
+              idempotency.key,
+              idempotency.duplicateResponse(duplicate),
+            ]);
+          }
+          return { kind: 'duplicate', memory: duplicate };
+        }
         await client.query(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, embedding)
-           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8::vector)`,
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding)
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11::vector)`,
           [
             memory.id,
             memory.uuid,
@@ -235,9 +254,13 @@ export class PgStore implements MemoryStore {
             memory.text,
             JSON.stringify(memory.metadata),
             memory.createdAt,
+            memory.updatedAt ?? memory.createdAt,
+            memory.expiresAt ?? null,
+            key,
             vectorLiteral(memory.embedding),
           ],
         );
+        await writeFields(client, [memory]);
         return { kind: 'created' };
       });
     });
@@ -270,17 +293,75 @@ export class PgStore implements MemoryStore {
     return toRecord(row);
   }
 
-  getMemory(ref: MemoryRef, scope: AppScope): Promise<MemoryRecord | undefined> {
+  /**
+   * The oldest live memory of the user and app with this duplicate key (other than `exceptId`), after taking the
+   * key's lock for the rest of the transaction: a concurrent store of the same text on any node waits here until
+   * this transaction ends, then its own look (a new statement, a new snapshot) sees what this one wrote.
+   */
+  async #lockedDuplicate(client: PoolClient, userId: string, appId: string, key: string, exceptId: string | null): Promise<MemoryRecord | undefined> {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [DUPLICATE_LOCK_NAMESPACE, `${userId}\u0001${appId}\u0001${key}`]);
+    const p = new Params();
+    const { rows } = await client.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+       WHERE m.user_id = ${p.add(userId)} AND m.app_id = ${p.add(appId)}::uuid AND m.text_key = ${p.add(key)}
+         AND m.id IS DISTINCT FROM ${p.add(exceptId)}::text ${liveSql('m', new Date().toISOString(), p)}
+       ORDER BY m.created_at, m.id LIMIT 1`,
+      p.values,
+    );
+    return rows[0] ? toMemory(rows[0]) : undefined;
+  }
+
+  /** One live memory of the scope by id or UUID; `lock` takes its row lock for an update. */
+  async #findRow(client: PoolClient | Pool, ref: MemoryRef, scope: AppScope, now: string, lock = false): Promise<MemoryRow | undefined> {
+    const p = new Params();
+    const column = ref.kind === 'id' ? 'm.id' : 'm.uuid';
+    const cast = ref.kind === 'id' ? 'text' : 'uuid';
+    const { rows } = await client.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+       WHERE ${column} = ${p.add(ref.value)}::${cast} ${appFilter('m', scope, p)} ${liveSql('m', now, p)}
+       ${lock ? 'FOR UPDATE OF m' : ''}`,
+      p.values,
+    );
+    return rows[0];
+  }
+
+  getMemory(ref: MemoryRef, scope: AppScope, now?: string): Promise<MemoryRecord | undefined> {
     return this.#run(async () => {
-      const p = new Params();
-      const column = ref.kind === 'id' ? 'm.id' : 'm.uuid';
-      const cast = ref.kind === 'id' ? 'text' : 'uuid';
-      const row = await this.#one<MemoryRow>(
-        `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
-         WHERE ${column} = ${p.add(ref.value)}::${cast} ${appFilter('m', scope, p)}`,
-        p.values,
-      );
+      const row = await this.#findRow(this.#pool, ref, scope, now ?? new Date().toISOString());
       return row ? toMemory(row) : undefined;
+    });
+  }
+
+  updateMemory(ref: MemoryRef, scope: AppScope, change: MemoryChange): Promise<UpdateOutcome> {
+    return this.#run(() => {
+      const newText = change.text;
+      const work = async (client: PoolClient): Promise<UpdateOutcome> => {
+        const row = await this.#findRow(client, ref, scope, change.now, true);
+        if (!row) return { kind: 'not_found' };
+        if (newText !== undefined) {
+          const key = textKey(newText.text);
+          const duplicate = await this.#lockedDuplicate(client, row.user_id, row.app_id, key, row.id);
+          if (duplicate) return { kind: 'duplicate', memory: duplicate };
+          await client.query('UPDATE memories SET text = $2, text_key = $3, embedding = $4::vector WHERE id = $1', [
+            row.id,
+            newText.text,
+            key,
+            vectorLiteral(newText.embedding),
+          ]);
+        }
+        if (change.metadata !== undefined) {
+          await client.query('UPDATE memories SET metadata = $2::json WHERE id = $1', [row.id, JSON.stringify(change.metadata)]);
+          await client.query('DELETE FROM memory_fields WHERE memory_id = $1', [row.id]);
+          await writeFields(client, [{ id: row.id, userId: row.user_id, metadata: change.metadata }]);
+        }
+        if (change.expiresAt !== undefined) await client.query('UPDATE memories SET expires_at = $2 WHERE id = $1', [row.id, change.expiresAt]);
+        await client.query('UPDATE memories SET updated_at = $2 WHERE id = $1', [row.id, change.updatedAt]);
+        const updated = await this.#findRow(client, { kind: 'id', value: row.id }, scope, change.now);
+        if (!updated) throw new Error(`The memory ${row.id} vanished inside its own update.`);
+        return { kind: 'updated', memory: toMemory(updated) };
+      };
+      // A new vector is checked against the database's model like any other vector write.
+      return newText !== undefined ? this.#withModel(work) : withTransaction(this.#pool, work);
     });
   }
 
@@ -291,7 +372,7 @@ export class PgStore implements MemoryStore {
         this.#pool,
         async (client) => {
           const p = new Params();
-          const scope = scopeFilter('m', q.userId, q.scope, p);
+          const scope = `${scopeFilter('m', q.userId, q.scope, p)} ${filterSql('m', q.userId, q.filter, p)}`;
           const { rows: count } = await client.query<CountRow>(`SELECT count(*) AS n FROM memories m WHERE ${scope}`, p.values);
           const limit = p.add(q.limit);
           const offset = p.add(q.offset);
@@ -336,19 +417,36 @@ export class PgStore implements MemoryStore {
       const p = new Params();
       const ids = p.add(refs.filter((r) => r.kind === 'id').map((r) => r.value));
       const uuids = p.add(refs.filter((r) => r.kind === 'uuid').map((r) => r.value));
+      // Expired memories are not visible: they are left to purgeExpired.
       const result = await query(
         this.#pool,
-        `DELETE FROM memories m WHERE (m.id = ANY(${ids}::text[]) OR m.uuid = ANY(${uuids}::uuid[])) ${appFilter('m', scope, p)}`,
+        `DELETE FROM memories m WHERE (m.id = ANY(${ids}::text[]) OR m.uuid = ANY(${uuids}::uuid[])) ${appFilter('m', scope, p)}
+         ${liveSql('m', new Date().toISOString(), p)}`,
         p.values,
       );
       return result.rowCount ?? 0;
     });
   }
 
-  deleteUserMemories(userId: string, scope: AppScope): Promise<number> {
+  deleteUserMemories(userId: string, scope: AppScope, filter?: MemoryFilter): Promise<number> {
     return this.#run(async () => {
       const p = new Params();
-      const result = await query(this.#pool, `DELETE FROM memories m WHERE ${scopeFilter('m', userId, scope, p)}`, p.values);
+      const where = `${scopeFilter('m', userId, scope, p)} ${filterSql('m', userId, filter, p)}`;
+      const result = await query(this.#pool, `DELETE FROM memories m WHERE ${where}`, p.values);
+      return result.rowCount ?? 0;
+    });
+  }
+
+  purgeExpired(before: string, limit: number): Promise<number> {
+    return this.#run(async () => {
+      // SKIP LOCKED, as in pruneIdempotency: nodes purging at once share the rows out. Fields go by cascade.
+      const result = await query(
+        this.#pool,
+        `DELETE FROM memories m
+         USING (SELECT id FROM memories WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) old
+         WHERE m.id = old.id`,
+        [before, limit],
+      );
       return result.rowCount ?? 0;
     });
   }
@@ -379,22 +477,31 @@ export class PgStore implements MemoryStore {
     return this.#run(async () => {
       if (memories.length === 0) return { inserted: 0 };
       memories.forEach(assertStorable);
-      const result = await this.#withModel((client) => client.query(
-        `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, embedding)
-         SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[], $8::vector[])
-         ON CONFLICT (uuid) DO NOTHING`,
-        [
-          memories.map((m) => m.id),
-          memories.map((m) => m.uuid),
-          memories.map((m) => m.userId),
-          memories.map((m) => m.appId),
-          memories.map((m) => m.text),
-          memories.map((m) => JSON.stringify(m.metadata)),
-          memories.map((m) => m.createdAt),
-          memories.map((m) => vectorLiteral(m.embedding)),
-        ],
-      ));
-      return { inserted: result.rowCount ?? 0 };
+      const inserted = await this.#withModel(async (client) => {
+        const { rows } = await client.query<{ id: string }>(
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding)
+           SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[],
+             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::vector[])
+           ON CONFLICT (uuid) DO NOTHING RETURNING id`,
+          [
+            memories.map((m) => m.id),
+            memories.map((m) => m.uuid),
+            memories.map((m) => m.userId),
+            memories.map((m) => m.appId),
+            memories.map((m) => m.text),
+            memories.map((m) => JSON.stringify(m.metadata)),
+            memories.map((m) => m.createdAt),
+            memories.map((m) => m.updatedAt ?? m.createdAt),
+            memories.map((m) => m.expiresAt ?? null),
+            memories.map((m) => textKey(m.text)),
+            memories.map((m) => vectorLiteral(m.embedding)),
+          ],
+        );
+        const stored = new Set(rows.map((r) => r.id));
+        await writeFields(client, memories.filter((m) => stored.has(m.id)));
+        return rows.length;
+      });
+      return { inserted };
     });
   }
 
@@ -433,7 +540,8 @@ export class PgStore implements MemoryStore {
       // The vector in pgvector's text form: float4 values printed shortest-exact, so they parse back bit for bit.
       const { rows } = await query<ExportRow>(
         this.#pool,
-        `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, embedding::text AS embedding
+        `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, updated_at, expires_at,
+           embedding::text AS embedding
          FROM memories WHERE id > $1 ORDER BY id LIMIT $2`,
         [after ?? '', limit],
       );
@@ -447,6 +555,8 @@ export class PgStore implements MemoryStore {
           text: row.text,
           metadata: JSON.parse(row.metadata) as Record<string, unknown>,
           createdAt: iso(row.created_at),
+          updatedAt: iso(row.updated_at),
+          expiresAt: row.expires_at === null ? null : iso(row.expires_at),
           embedding: parseVector(row.embedding),
         };
       });

@@ -1,5 +1,6 @@
-import type { AppScope, Candidate, CandidateQuery } from '../../core/store.js';
+import type { AppScope, Candidate, CandidateQuery, MemoryFilter } from '../../core/store.js';
 import type { PoolClient } from './connection.js';
+import { filterSql } from './filters.js';
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
 import { Params, scopeFilter } from './sql.js';
 import { vectorLiteral } from './vector-index.js';
@@ -15,10 +16,10 @@ export interface RecallOptions {
 const MAX_SCAN_TUPLES = 40_000;
 
 /** How many memories the scope holds: it decides between the exact scan and the index. */
-async function scopeSize(client: PoolClient, userId: string, scope: AppScope): Promise<number> {
+async function scopeSize(client: PoolClient, userId: string, scope: AppScope, filter: MemoryFilter | undefined): Promise<number> {
   const p = new Params();
   const { rows } = await client.query<{ documents: number }>(
-    `SELECT count(*)::float8 AS documents FROM memories m WHERE ${scopeFilter('m', userId, scope, p)}`,
+    `SELECT count(*)::float8 AS documents FROM memories m WHERE ${scopeFilter('m', userId, scope, p)} ${filterSql('m', userId, filter, p)}`,
     p.values,
   );
   return rows[0]?.documents ?? 0;
@@ -46,7 +47,9 @@ async function vectorHits(client: PoolClient, q: CandidateQuery, documents: numb
   if (q.vectorK <= 0) return [];
   const p = new Params();
   const vector = p.add(vectorLiteral(q.embedding));
-  const scope = scopeFilter('m', q.userId, q.scope, p);
+  // The filter is part of the search (an exact scan of what it lets through, or an iterative HNSW scan that keeps
+  // walking until k rows pass it), not applied to the k nearest afterwards.
+  const scope = `${scopeFilter('m', q.userId, q.scope, p)} ${filterSql('m', q.userId, q.filter, p)}`;
   const limit = p.add(q.vectorK);
   const exact = documents <= options.exactScanLimit;
   if (!exact) {
@@ -94,7 +97,7 @@ async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[
        WHERE x.user_id = m.user_id AND x.app_id = m.app_id AND (x.created_at, x.id) > (m.created_at, m.id)
        ORDER BY x.created_at ASC, x.id ASC LIMIT 1
      ) next ON true
-     WHERE ${scopeFilter('m', q.userId, q.scope, p)} AND m.id = ANY(${wanted}::text[])`,
+     WHERE ${scopeFilter('m', q.userId, q.scope, p)} ${filterSql('m', q.userId, q.filter, p)} AND m.id = ANY(${wanted}::text[])`,
     p.values,
   );
   return rows;
@@ -105,7 +108,7 @@ async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[
  * candidate gets its cosine and its neighbours. Runs in the caller's transaction (RECALL_TRANSACTION).
  */
 export async function recallCandidates(client: PoolClient, q: CandidateQuery, options: RecallOptions): Promise<Candidate[]> {
-  const documents = await scopeSize(client, q.userId, q.scope);
+  const documents = await scopeSize(client, q.userId, q.scope, q.filter);
   if (documents === 0) return [];
   const vectorIds = await vectorHits(client, q, documents, options);
   const ids = [...new Set([...vectorIds, ...q.alsoIds])];

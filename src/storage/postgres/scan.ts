@@ -1,6 +1,7 @@
 import type { MemoryScan, ScanPage } from '../../core/store.js';
 import { withTransaction, type Pool } from './connection.js';
 import { iso, MEMORY_COLUMNS, toMemory, type CountRow, type MemoryRow } from './rows.js';
+import { liveSql } from './filters.js';
 import { Params } from './sql.js';
 
 /**
@@ -13,8 +14,10 @@ export function scanMemories(pool: Pool, scan: MemoryScan, onPage: (page: ScanPa
   return withTransaction(
     pool,
     async (client) => {
+      // Expired memories are invisible to every read, an export's included.
+      const now = new Date().toISOString();
       const count = new Params();
-      const countFilter = scan.userId === undefined ? '' : `WHERE m.user_id = ${count.add(scan.userId)}`;
+      const countFilter = `WHERE true ${scan.userId === undefined ? '' : `AND m.user_id = ${count.add(scan.userId)}`} ${liveSql('m', now, count)}`;
       const { rows: counted } = await client.query<CountRow>(`SELECT count(*) AS n FROM memories m ${countFilter}`, count.values);
       const total = Number(counted[0]?.n ?? 0);
       let done = 0;
@@ -22,12 +25,13 @@ export function scanMemories(pool: Pool, scan: MemoryScan, onPage: (page: ScanPa
       for (;;) {
         const p = new Params();
         const conditions = [
+          `(m.expires_at IS NULL OR m.expires_at > ${p.add(now)}::timestamptz)`,
           ...(scan.userId === undefined ? [] : [`m.user_id = ${p.add(scan.userId)}`]),
           ...(last === undefined ? [] : [`(m.created_at, m.id) > (${p.add(iso(last.created_at))}::timestamptz, ${p.add(last.id)})`]),
         ];
         const { rows } = await client.query<MemoryRow>(
           `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
-           ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+           WHERE ${conditions.join(' AND ')}
            ORDER BY m.created_at, m.id LIMIT ${p.add(scan.pageSize)}`,
           p.values,
         );

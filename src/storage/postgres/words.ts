@@ -1,6 +1,7 @@
 import type { TermMatches, WordMatchQuery } from '../../core/store.js';
 import type { Pool } from './connection.js';
 import { query } from './connection.js';
+import { filterSql } from './filters.js';
 import { Params, scopeFilter } from './sql.js';
 
 /**
@@ -37,7 +38,7 @@ export async function findWordMatches(pool: Pool, q: WordMatchQuery): Promise<Te
   if (q.perTerm > 0 && quoted.some((t) => t !== null)) {
     const p = new Params();
     const terms = p.add(quoted);
-    const scope = scopeFilter('m', q.userId, q.scope, p);
+    const scope = `${scopeFilter('m', q.userId, q.scope, p)} ${filterSql('m', q.userId, q.filter, p)}`;
     const limit = p.add(q.perTerm);
     const { rows } = await query<{ i: string; id: string }>(
       pool,

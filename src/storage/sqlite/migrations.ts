@@ -1,5 +1,7 @@
 import { MemoryError } from '../../core/errors.js';
+import { textKey } from '../../core/text-key.js';
 import type { SqliteDatabase } from './connection.js';
+import { writeFields } from './fields.js';
 
 /**
  * Schema migrations, applied in order inside one transaction each, so that an existing file is upgraded in place
@@ -85,6 +87,50 @@ export const MIGRATIONS: readonly Migration[] = [
       // `agent-memory export` reads every user's memories oldest first, a page at a time: without this index each
       // page would sort the whole table.
       db.exec('CREATE INDEX memories_created ON memories(created_at, id)');
+    },
+  },
+  {
+    version: 4,
+    name: 'lifecycle: updated_at, expires_at, duplicate key, metadata fields',
+    up(db) {
+      // The duplicate key and the metadata fields are computed in JavaScript (core/text-key.ts,
+      // core/metadata-fields.ts), as for every new row, so that old and new rows agree to the bit.
+      db.function('agent_memory_text_key', { deterministic: true }, (text: unknown) => textKey(String(text)));
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN updated_at TEXT NOT NULL DEFAULT '';
+        ALTER TABLE memories ADD COLUMN expires_at TEXT;
+        ALTER TABLE memories ADD COLUMN text_key TEXT NOT NULL DEFAULT '';
+        UPDATE memories SET updated_at = created_at, text_key = agent_memory_text_key(text);
+        -- Every read now asks whether a memory is live: with expires_at in the list indexes, a page and its total
+        -- are still read from the index alone (a count over 100,000 memories of one user took 0.65 s without it).
+        DROP INDEX memories_user_created;
+        CREATE INDEX memories_user_created ON memories(user_id, created_at, id, expires_at);
+        DROP INDEX memories_user_app_created;
+        CREATE INDEX memories_user_app_created ON memories(user_id, app_id, created_at, id, expires_at);
+        -- A store looks for a live memory of the same user, app and normalised text.
+        CREATE INDEX memories_text_key ON memories(user_id, app_id, text_key);
+        -- Purging (by time) and hiding (per user) expired memories; most memories never expire.
+        CREATE INDEX memories_expires ON memories(expires_at) WHERE expires_at IS NOT NULL;
+        CREATE INDEX memories_user_expires ON memories(user_id, expires_at) WHERE expires_at IS NOT NULL;
+        -- Top-level scalar metadata entries, for filters: one B-tree lookup per key instead of parsing every row.
+        CREATE TABLE memory_fields (
+          user_id TEXT NOT NULL,
+          key TEXT NOT NULL,
+          value TEXT NOT NULL,
+          memory_rowid INTEGER NOT NULL,
+          PRIMARY KEY (user_id, key, value, memory_rowid)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_fields_memory ON memory_fields(memory_rowid);
+      `);
+      // Pages, not iterate(): better-sqlite3 refuses writes while a statement is being iterated.
+      const page = db.prepare('SELECT rowid, user_id, metadata FROM memories WHERE rowid > ? ORDER BY rowid LIMIT 1000');
+      let last = 0;
+      for (;;) {
+        const rows = page.all(last) as Array<{ rowid: number; user_id: string; metadata: string }>;
+        if (rows.length === 0) break;
+        for (const row of rows) writeFields(db, row.rowid, row.user_id, JSON.parse(row.metadata) as Record<string, unknown>);
+        last = rows[rows.length - 1]!.rowid;
+      }
     },
   },
 ];

@@ -12,10 +12,13 @@ export interface MemoryRow {
   text: string;
   metadata: string;
   created_at: string;
+  updated_at: string;
+  expires_at: string | null;
 }
 
 export const MEMORY_COLUMNS = `m.rowid AS rowid, m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id,
-  a.slug AS app_slug, a.created_at AS app_created_at, m.text AS text, m.metadata AS metadata, m.created_at AS created_at`;
+  a.slug AS app_slug, a.created_at AS app_created_at, m.text AS text, m.metadata AS metadata, m.created_at AS created_at,
+  m.updated_at AS updated_at, m.expires_at AS expires_at`;
 
 export function toMemory(row: MemoryRow): MemoryRecord {
   return {
@@ -26,6 +29,8 @@ export function toMemory(row: MemoryRow): MemoryRecord {
     text: row.text,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
   };
 }
 

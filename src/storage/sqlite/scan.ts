@@ -9,18 +9,19 @@ import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
  * PostgreSQL; ids compare byte-wise on both.
  */
 export async function scanMemories(db: SqliteDatabase, scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
-  const user = scan.userId === undefined ? '' : 'm.user_id = @userId';
+  // Expired memories are invisible to every read, an export's included.
+  const live = '(m.expires_at IS NULL OR m.expires_at > @now)';
+  const user = scan.userId === undefined ? live : `m.user_id = @userId AND ${live}`;
   const from = `FROM memories m JOIN apps a ON a.id = m.app_id`;
   const order = `ORDER BY m.created_at, m.id LIMIT @limit`;
-  const first = db.prepare(`SELECT ${MEMORY_COLUMNS} ${from} ${user ? `WHERE ${user}` : ''} ${order}`);
-  const next = db.prepare(
-    `SELECT ${MEMORY_COLUMNS} ${from} WHERE ${user ? `${user} AND` : ''} (m.created_at, m.id) > (@createdAt, @id) ${order}`,
-  );
-  const filter = scan.userId === undefined ? {} : { userId: scan.userId };
+  const first = db.prepare(`SELECT ${MEMORY_COLUMNS} ${from} WHERE ${user} ${order}`);
+  const next = db.prepare(`SELECT ${MEMORY_COLUMNS} ${from} WHERE ${user} AND (m.created_at, m.id) > (@createdAt, @id) ${order}`);
+  const now = new Date().toISOString();
+  const filter = scan.userId === undefined ? { now } : { userId: scan.userId, now };
   // Deferred: the snapshot starts with the first read and holds until the end.
   db.exec('BEGIN');
   try {
-    const { total } = db.prepare(`SELECT COUNT(*) AS total FROM memories m ${user ? `WHERE ${user}` : ''}`).get(filter) as { total: number };
+    const { total } = db.prepare(`SELECT COUNT(*) AS total FROM memories m WHERE ${user}`).get(filter) as { total: number };
     let done = 0;
     let last: MemoryRow | undefined;
     for (;;) {

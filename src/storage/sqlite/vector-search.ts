@@ -535,6 +535,11 @@ export interface VectorQuery {
   appId: string | null;
   embedding: Float32Array;
   k: number;
+  /**
+   * Only these memories (by rowid) may be returned: applied before the approximate stages, so that a filter that
+   * lets few memories through still gets their nearest, not the few that happen to be among everybody's nearest.
+   */
+  accept?: ((rowid: number) => boolean) | undefined;
   /** Override OVERSAMPLE / MIN_CANDIDATES (tools compare with exact search: minCandidates Infinity re-scores all). */
   oversample?: number;
   minCandidates?: number;
@@ -566,14 +571,24 @@ export function searchVectors(db: SqliteDatabase, query: VectorQuery): VectorHit
   if (total === 0) return [];
 
   const wanted = candidateCount(query.k, query.oversample, query.minCandidates);
+  const accept = query.accept;
+  let accepted = total;
+  if (accept) {
+    accepted = 0;
+    for (const id of ids) if (accept(id)) accepted++;
+    if (accepted === 0) return [];
+  }
   let candidates: number[];
-  if (total <= wanted) {
-    candidates = Array.from(ids);
+  if (accepted <= wanted) {
+    candidates = accept ? Array.from(ids).filter(accept) : Array.from(ids);
   } else {
     // 1. Hamming distance between sign codes: the best `coarse` of all (WebAssembly popcount, ~1 ms per 100,000).
+    //    A memory the filter refuses gets a distance past every real one, so it is never among the best.
     const q = new Uint32Array(words);
     writeCode(query.embedding, q, 0, center);
-    const coarse = smallest(table.distances(q), total, hammingCount(query.k, wanted), dimension);
+    const distances = table.distances(q);
+    if (accept) for (let i = 0; i < total; i++) if (!accept(ids[i]!)) distances[i] = dimension + 1;
+    const coarse = smallest(distances, total, Math.min(accepted, hammingCount(query.k, wanted)), dimension + 1);
     // 2. Asymmetric score (the float query against each candidate's signs: the sum of the query's components
     //    whose sign bit is set), much closer to the cosine than Hamming: keeps the best `wanted`.
     candidates = bestBySignScore(query.embedding, table.codeBytes, words * 4, coarse, wanted).map((i) => ids[i]!);

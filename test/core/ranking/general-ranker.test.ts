@@ -11,7 +11,7 @@ const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', creat
 
 function fact(id: string, text: string, cosine: number, createdAt: string, extra: Partial<Candidate> = {}, metadata = {}): Candidate {
   return {
-    memory: { id, uuid: `uuid-${id}`, userId: 'gina', app: APP, text, metadata, createdAt },
+    memory: { id, uuid: `uuid-${id}`, userId: 'gina', app: APP, text, metadata, createdAt, updatedAt: createdAt, expiresAt: null },
     cosine,
     prevId: null,
     nextId: null,

@@ -23,6 +23,8 @@ function candidate(spec: Spec): Candidate {
       text: spec.text,
       metadata: {},
       createdAt: spec.createdAt ?? '2024-03-01T10:00:00.000Z',
+      updatedAt: spec.createdAt ?? '2024-03-01T10:00:00.000Z',
+      expiresAt: null,
     },
     cosine: spec.cosine,
     prevId: spec.prevId ?? null,

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
+import { textKey } from '../../../src/core/text-key.js';
 import type { NewMemory } from '../../../src/core/store.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { createPool, query } from '../../../src/storage/postgres/connection.js';
@@ -87,6 +88,35 @@ describe('PostgreSQL schema migrations', () => {
     await store!.close();
   });
 
+  it('upgrades a version-2 schema to the lifecycle fields in place: updated_at, duplicate key, metadata index', async () => {
+    const schema = db.newSchema();
+    const pool = createPool(db.url, { schema });
+    await ensureSchema(pool, schema);
+    expect(await migrate(pool, MIGRATIONS.slice(0, 2))).toEqual([1, 2]);
+    const appId = newUuid();
+    await query(pool, "INSERT INTO apps VALUES ($1, 'default', now())", [appId]);
+    await query(
+      pool,
+      `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at)
+       VALUES ('mem_AAAAAAAAAAAA', $1, 'u', $2, ' kept  fact', '{"topic":"music","n":1.0}', '2024-01-01T00:00:00.000Z')`,
+      [newUuid(), appId],
+    );
+    await pool.end();
+    const store = await openPgStore(db.url, { schema });
+    expect(await currentVersion(store.pool)).toBe(LATEST_VERSION);
+    const { rows } = await query<{ text_key: string }>(store.pool, 'SELECT text_key FROM memories');
+    expect(rows[0]?.text_key).toBe(textKey('kept fact'));
+    const filtered = await store.listMemories({
+      userId: 'u',
+      scope: { appId: null },
+      offset: 0,
+      limit: 10,
+      filter: { metadata: { topic: 'music', n: 1 } },
+    });
+    expect(filtered.items).toMatchObject([{ text: ' kept  fact', updatedAt: '2024-01-01T00:00:00.000Z', expiresAt: null }]);
+    await store.close();
+  });
+
   it('rolls a failed migration back whole', async () => {
     const schema = db.newSchema();
     const pool = createPool(db.url, { schema });
@@ -137,7 +167,14 @@ describe('PgStore across nodes', () => {
     await a!.useModel(MODEL);
     const [appA, appB] = await Promise.all([a!.ensureApp('shared'), b!.ensureApp('shared')]);
     expect(appA).toEqual(appB);
-    const claim = { keyId: 'key_x', key: 'retry-1', requestHash: 'h', response: '{"id":"first"}', notBefore: '2000-01-01T00:00:00.000Z' };
+    const claim = {
+      keyId: 'key_x',
+      key: 'retry-1',
+      requestHash: 'h',
+      response: '{"id":"first"}',
+      duplicateResponse: () => '{"duplicate":true}',
+      notBefore: '2000-01-01T00:00:00.000Z',
+    };
     const outcomes = await Promise.all(
       [a!, b!, a!, b!].map((s, i) => s.insertMemory(memory(appA.id, 'u', `attempt ${i}`, [1, 0, 0, 0]), claim)),
     );
@@ -220,9 +257,9 @@ describe('PgStore specifics', () => {
     // 20 of ours (14 when measured), fewer than the 30 asked; the iterative scan keeps going until it has 30.
     await query(
       store.pool,
-      `INSERT INTO memories (id, uuid, user_id, app_id, text, created_at, embedding)
+      `INSERT INTO memories (id, uuid, user_id, app_id, text, created_at, updated_at, text_key, embedding)
        SELECT 'mem_' || lpad(i::text, 12, '0'), gen_random_uuid(), CASE WHEN i % 2 = 0 THEN 'ours' ELSE 'theirs' END, $1,
-              'memory ' || i, now(), ('[1,' || (random() / 10) || ',' || (random() / 10) || ',' || (random() / 10) || ']')::vector
+              'memory ' || i, now(), now(), md5('memory ' || i), ('[1,' || (random() / 10) || ',' || (random() / 10) || ',' || (random() / 10) || ']')::vector
        FROM generate_series(1, 2000) AS i`,
       [app.id],
     );

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
+import { textKey } from '../../../src/core/text-key.js';
 import { openDatabase } from '../../../src/storage/sqlite/connection.js';
 import { LATEST_VERSION, MIGRATIONS, currentVersion, migrate } from '../../../src/storage/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
@@ -27,14 +28,21 @@ describe('migrations', () => {
     db.prepare("INSERT INTO schema_migrations VALUES (1, 'v1', '2024-01-01T00:00:00.000Z')").run();
     db.prepare("INSERT INTO apps VALUES ('a1', 'default', '2024-01-01T00:00:00.000Z')").run();
     db.prepare(
-      "INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES ('mem_AAAAAAAAAAAA', 'u-1', 'u', 'a1', 'kept', '{}', '2024-01-01T00:00:00.000Z')",
+      "INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES ('mem_AAAAAAAAAAAA', 'u-1', 'u', 'a1', ' kept  fact', '{\"topic\":\"music\",\"n\":1}', '2024-01-01T00:00:00.000Z')",
     ).run();
     db.close();
 
     const store = SqliteStore.open({ path });
     const { items } = await store.listMemories({ userId: 'u', scope: { appId: null }, offset: 0, limit: 10 });
-    expect(items.map((m) => m.text)).toEqual(['kept']);
+    expect(items.map((m) => m.text)).toEqual([' kept  fact']);
     expect(currentVersion(store.database)).toBe(LATEST_VERSION);
+    // Version 4 filled in the lifecycle fields of the rows it found: updatedAt, no expiry, the duplicate key, the
+    // metadata index.
+    expect(items[0]).toMatchObject({ updatedAt: '2024-01-01T00:00:00.000Z', expiresAt: null });
+    const key = store.database.prepare('SELECT text_key FROM memories').pluck().get();
+    expect(key).toBe(textKey('kept fact'));
+    const filtered = await store.listMemories({ userId: 'u', scope: { appId: null }, offset: 0, limit: 10, filter: { metadata: { topic: 'music', n: 1 } } });
+    expect(filtered.total).toBe(1);
     await store.close();
   });
 

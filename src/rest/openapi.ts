@@ -1,0 +1,363 @@
+/**
+ * The OpenAPI 3.1 document served at `GET /openapi.json`, generated from the same zod schemas that validate the
+ * requests (`z.toJSONSchema`): a limit or a field changed in src/core/schemas.ts changes the document too. The
+ * route list below is checked against the routes the app really serves by test/rest/openapi.test.ts.
+ */
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
+import { LIMITS } from '../core/limits.js';
+import {
+  deleteResultSchema,
+  forgetAllInputSchema,
+  forgetManyInputSchema,
+  idempotencyKeySchema,
+  listInputSchema,
+  listResultSchema,
+  memoryRefSchema,
+  memorySchema,
+  recallInputSchema,
+  recallResultSchema,
+  storeInputSchema,
+  storeResultSchema,
+  updateInputSchema,
+  userIdSchema,
+} from '../core/schemas.js';
+
+type JsonSchema = Record<string, unknown>;
+type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), as a request sends it or a response carries it. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const ERROR_BODY: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      additionalProperties: false,
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+        message: { type: 'string', description: 'One human sentence.' },
+        details: {
+          type: 'array',
+          description: 'Field problems of a validation error: a dotted path ("" for the whole input) and a message.',
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            additionalProperties: false,
+            properties: { path: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'invalid_json: the body is not JSON.',
+  401: 'auth_error: missing, malformed, unknown or revoked API key (with WWW-Authenticate: Bearer).',
+  403: 'forbidden: a key bound to one app named another app.',
+  404: 'not_found: no such route, or no memory with this id visible to the key (unknown, expired, or in another app).',
+  409: 'idempotency_conflict (an Idempotency-Key reused with another body) or duplicate_memory (an update onto the text of another live memory of the same user and app).',
+  413: 'payload_too_large: the body is over 1 MiB.',
+  415: 'unsupported_media_type: a body that is not application/json.',
+  422: 'validation_error: a field is missing or invalid; details lists each one.',
+  429: 'rate_limit: too many requests for this key; Retry-After says when to try again.',
+  500: 'server_error: the server failed; the log line carries the request id.',
+  503: 'unavailable: the service cannot serve yet (model loading or failed, database busy or unreachable).',
+};
+
+const CODES_BY_STATUS = (Object.entries(ERROR_STATUS) as Array<[ErrorCode, number]>).reduce<Record<number, ErrorCode[]>>(
+  (acc, [code, status]) => ({ ...acc, [status]: [...(acc[status] ?? []), code] }),
+  {},
+);
+
+/** Every /v1 call can meet these: auth, rate limit, server trouble, and bad input. */
+const COMMON_ERRORS = [401, 422, 429, 500, 503];
+/** Calls with a JSON body can also meet these. */
+const BODY_ERRORS = [400, 413, 415];
+
+interface Operation {
+  method: Method;
+  path: string;
+  summary: string;
+  description?: string;
+  /** Path parameters, by name. */
+  pathParams?: Record<string, { schema: z.ZodType; description: string }>;
+  /** A strict object schema whose fields are the query parameters. */
+  query?: z.ZodObject;
+  /** Query fields that the path carries instead (e.g. userId of GET /v1/memories/{userIdOrMemoryId}). */
+  omitQuery?: readonly string[];
+  body?: z.ZodType;
+  headers?: Array<{ name: string; description: string; schema: z.ZodType }>;
+  responses: Record<number, { description: string; schema: z.ZodType | JsonSchema; headers?: Record<string, string> }>;
+  errors: number[];
+  /** No API key (health, this document). */
+  open?: boolean;
+}
+
+/** A call in its query-string form and its JSON-body form (POST): the same input, the same answer. */
+function twoForms(
+  query: { method: Method; path: string; summary: string; description?: string },
+  body: { path: string; summary: string },
+  input: z.ZodObject,
+  answer: { description: string; schema: z.ZodType },
+): Operation[] {
+  return [
+    { ...query, query: input, responses: { 200: answer }, errors: [...COMMON_ERRORS, 403] },
+    { method: 'post', ...body, body: input, responses: { 200: answer }, errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403] },
+  ];
+}
+
+const memoryIdParam = { schema: memoryRefSchema, description: 'A memory id: "mem_" and 12 letters or digits, or the memory UUID.' };
+
+const OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/healthz',
+    summary: 'Health: ok once the database and the embedding model are ready',
+    open: true,
+    responses: {
+      200: { description: 'Ready.', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } },
+      503: {
+        description: 'Not ready: the report says which part and why.',
+        schema: {
+          type: 'object',
+          required: ['status', 'store', 'model'],
+          properties: {
+            status: { enum: ['starting', 'unavailable'] },
+            store: { enum: ['ok', 'unavailable'] },
+            model: { enum: ['ready', 'loading', 'failed'] },
+            reason: { type: 'string' },
+          },
+        },
+      },
+    },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    open: true,
+    responses: { 200: { description: 'The OpenAPI 3.1 document of this API.', schema: { type: 'object' } } },
+    errors: [],
+  },
+  {
+    method: 'post',
+    path: '/v1/memories',
+    summary: 'Store a memory',
+    description:
+      'Stores one memory, unless a live memory of the same user and app holds the same text once whitespace is ' +
+      'normalised (runs of whitespace as one space, ends trimmed): then nothing is stored or merged, and that ' +
+      'memory answers with 200, `duplicate: true` and the header `Memory-Duplicate: true`. With an ' +
+      'Idempotency-Key, a retry within 24 hours answers the first response again, with its status, and the header ' +
+      '`Idempotent-Replayed: true`.',
+    body: storeInputSchema,
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        description: 'Makes the store safe to retry: the same key from the same API key within 24 hours answers the first response.',
+        schema: idempotencyKeySchema,
+      },
+    ],
+    responses: {
+      201: { description: 'Stored: a new memory.', schema: storeResultSchema, headers: { 'Idempotent-Replayed': 'true on a replay.' } },
+      200: {
+        description: 'A duplicate: the live memory that already holds this text; nothing was stored.',
+        schema: storeResultSchema,
+        headers: { 'Memory-Duplicate': 'true.', 'Idempotent-Replayed': 'true on a replay.' },
+      },
+    },
+    errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403, 409],
+  },
+  ...twoForms(
+    { method: 'get', path: '/v1/memories', summary: "List a user's memories, newest first, with filters" },
+    { path: '/v1/memories/list', summary: 'List (body form): the same input as GET /v1/memories, as JSON' },
+    listInputSchema,
+    { description: 'One page.', schema: listResultSchema },
+  ),
+  ...twoForms(
+    { method: 'delete', path: '/v1/memories', summary: "Delete a user's memories: all, or one app's, or those the filters let through" },
+    { path: '/v1/memories/delete-all', summary: 'Delete a user\u2019s memories (body form): the same input as DELETE /v1/memories, as JSON' },
+    forgetAllInputSchema,
+    { description: 'How many memories were deleted.', schema: deleteResultSchema },
+  ),
+  ...twoForms(
+    {
+      method: 'get',
+      path: '/v1/memories/recall',
+      summary: 'Recall the memories that answer a query, best first',
+      description: 'The context string dates each line with the memory\u2019s updatedAt (UTC): "- [YYYY-MM-DD] <text>".',
+    },
+    { path: '/v1/memories/recall', summary: 'Recall (body form), for long queries' },
+    recallInputSchema,
+    { description: 'The scored items and the context string.', schema: recallResultSchema },
+  ),
+  {
+    method: 'post',
+    path: '/v1/memories/batch-delete',
+    summary: 'Delete several memories by id, all or nothing',
+    body: forgetManyInputSchema,
+    responses: { 200: { description: 'How many of them were deleted (unknown or invisible ids are skipped).', schema: deleteResultSchema } },
+    errors: [...COMMON_ERRORS, ...BODY_ERRORS],
+  },
+  {
+    method: 'get',
+    path: '/v1/memories/by-id/{id}',
+    summary: 'Read one memory',
+    pathParams: { id: memoryIdParam },
+    responses: { 200: { description: 'The memory.', schema: memorySchema } },
+    errors: [...COMMON_ERRORS, 404],
+  },
+  {
+    method: 'get',
+    path: '/v1/memories/{userIdOrMemoryId}',
+    summary: "List a user's memories (path form of GET /v1/memories?userId=)",
+    description: 'Here the path segment is a user id (percent-encoded). A memory is read at /v1/memories/by-id/{id}.',
+    pathParams: { userIdOrMemoryId: { schema: userIdSchema, description: 'The user id whose memories to list.' } },
+    query: listInputSchema,
+    omitQuery: ['userId'],
+    responses: { 200: { description: 'One page.', schema: listResultSchema } },
+    errors: [...COMMON_ERRORS, 403],
+  },
+  {
+    method: 'patch',
+    path: '/v1/memories/{userIdOrMemoryId}',
+    summary: 'Update a memory: text (re-embedded), metadata (replaced) and/or expiry',
+    description:
+      'Keeps the id and createdAt, sets updatedAt. A text that another live memory of the same user and app ' +
+      'holds is refused with 409 duplicate_memory.',
+    pathParams: { userIdOrMemoryId: memoryIdParam },
+    body: updateInputSchema,
+    responses: { 200: { description: 'The memory as it now is.', schema: memorySchema } },
+    errors: [...COMMON_ERRORS, ...BODY_ERRORS, 404, 409],
+  },
+  {
+    method: 'delete',
+    path: '/v1/memories/{userIdOrMemoryId}',
+    summary: 'Delete one memory (idempotent: 0 when unknown or not visible)',
+    pathParams: { userIdOrMemoryId: memoryIdParam },
+    responses: { 200: { description: 'deleted: 1, or 0.', schema: deleteResultSchema } },
+    errors: COMMON_ERRORS,
+  },
+];
+
+/** MCP's streamable HTTP endpoint: JSON-RPC, documented by the MCP specification rather than here. */
+const MCP_PATH = {
+  post: {
+    summary: 'MCP streamable HTTP: JSON-RPC messages (initialize, tools/list, tools/call)',
+    description: 'The Model Context Protocol endpoint, behind the same keys and rate limit as /v1. GET and DELETE answer 405.',
+    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+    responses: {
+      200: { description: 'A JSON-RPC answer (JSON or an event stream).', content: { 'application/json': { schema: { type: 'object' } } } },
+      401: { $ref: '#/components/responses/Error401' },
+      429: { $ref: '#/components/responses/Error429' },
+    },
+  },
+};
+
+function queryParameters(op: Operation): unknown[] {
+  if (!op.query) return [];
+  const schema = schemaOf(op.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(schema.properties ?? {})
+    .filter(([name]) => !(op.omitQuery ?? []).includes(name))
+    .map(([name, property]) => {
+      const { description, ...rest } = property;
+      const base = { name, in: 'query', required: (schema.required ?? []).includes(name), description };
+      // An object travels as JSON text in one parameter: metadata={"topic":"music"}.
+      return rest.type === 'object' ? { ...base, content: { 'application/json': { schema: rest } } } : { ...base, schema: rest };
+    });
+}
+
+function operation(op: Operation): JsonSchema {
+  const parameters = [
+    ...Object.entries(op.pathParams ?? {}).map(([name, p]) => ({
+      name,
+      in: 'path',
+      required: true,
+      description: p.description,
+      schema: schemaOf(p.schema, 'input'),
+    })),
+    ...queryParameters(op),
+    ...(op.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: schemaOf(h.schema, 'input') })),
+  ];
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(op.responses)) {
+    const schema = r.schema instanceof z.ZodType ? schemaOf(r.schema, 'output') : r.schema;
+    responses[status] = {
+      description: r.description,
+      ...(r.headers
+        ? { headers: Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        : {}),
+      content: { 'application/json': { schema } },
+    };
+  }
+  for (const status of [...new Set(op.errors)].sort()) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
+  return {
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    ...(op.open ? { security: [] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
+    responses,
+  };
+}
+
+function errorResponses(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const status of Object.keys(ERROR_DESCRIPTIONS).map(Number)) {
+    const headers: Record<string, unknown> = {};
+    if (status === 401) headers['WWW-Authenticate'] = { description: 'Bearer', schema: { type: 'string' } };
+    if (status === 429 || status === 503) headers['Retry-After'] = { description: 'Seconds to wait.', schema: { type: 'string' } };
+    out[`Error${status}`] = {
+      description: `${ERROR_DESCRIPTIONS[status]} (codes: ${(CODES_BY_STATUS[status] ?? []).join(', ')})`,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return out;
+}
+
+/** The HTTP routes the document describes, as "METHOD /path" with {params}: what the route check compares. */
+export function documentedRoutes(): string[] {
+  return [...OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`), 'POST /mcp'];
+}
+
+let cached: JsonSchema | undefined;
+
+/** The document (built once: it depends on nothing but the schemas). */
+export function openApiDocument(version: string): JsonSchema {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    paths[op.path] = { ...paths[op.path], [op.method]: operation(op) };
+  }
+  paths['/mcp'] = MCP_PATH;
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'agent-memory',
+      version,
+      description:
+        'Memory for AI agents: store, list, recall, update and forget text memories per user. Every route under ' +
+        `/v1 needs "Authorization: Bearer <API key>". Bodies are JSON (at most ${LIMITS.bodyMaxBytes} bytes). ` +
+        'Every error is {"error": {"code", "message", "details"?}}.',
+    },
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: amk_ and 40 letters or digits.' } },
+      schemas: { Error: ERROR_BODY },
+      responses: errorResponses(),
+    },
+  };
+  return cached;
+}
