@@ -4,9 +4,9 @@
  * to it through `pg` exactly as to a real server. Set TEST_DATABASE_URL to use a real server instead (with
  * pgvector installed); tests then run in schemas of their own and drop them.
  *
- * PGlite serves every connection from one session: transactions of different connections are serialised by
- * the socket server (one at a time) and advisory locks do not exclude. Races that need two real sessions are
- * only truly exercised against a real server.
+ * PGlite serves every connection from one session: transactions (and protocol message groups, see
+ * keepProtocolGroupsWhole) of different connections are serialised by the socket server, one at a time, and
+ * advisory locks do not exclude. Races that need two real sessions are only truly exercised against a real server.
  */
 import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -87,6 +87,7 @@ async function startPglite(): Promise<{ url: string; close(): Promise<void> }> {
   const { vector } = await import('@electric-sql/pglite-pgvector');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const db = await PGlite.create({ extensions: { vector } });
+  keepProtocolGroupsWhole(db);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
@@ -97,6 +98,39 @@ async function startPglite(): Promise<{ url: string; close(): Promise<void> }> {
       await server.stop();
       await db.close();
     },
+  };
+}
+
+/** Extended-protocol messages that open or continue a group; Sync (or a simple Query) closes it. */
+const GROUP_MESSAGES = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+
+/**
+ * pglite-socket runs one protocol message at a time, from any connection, and sticks to one connection only while
+ * PGlite says it is inside a transaction. But `pg` sends every parameterised query as a group (Parse, Bind,
+ * Describe, Execute, Sync) that works on the session's unnamed statement and portal: two connections' groups
+ * interleaved in PGlite's one session overwrite each other's statement ("unnamed prepared statement does not
+ * exist", "portal \"\" does not exist") and a connection can receive the rows of another's query. Under parallel
+ * load that made the server answer 500s that no real PostgreSQL would cause. Reporting "in a transaction" from the
+ * first message of a group to its Sync keeps each group whole, as separate sessions would.
+ */
+function keepProtocolGroupsWhole(db: import('@electric-sql/pglite').PGlite): void {
+  let open = false;
+  const inTransaction = db.isInTransaction.bind(db);
+  const execRaw = db.execProtocolRawStream.bind(db);
+  const exec = db.exec.bind(db);
+  db.isInTransaction = () => open || inTransaction();
+  db.execProtocolRawStream = async (message, options) => {
+    try {
+      return await execRaw(message, options);
+    } finally {
+      // A startup message (no type byte) never comes mid-group: the queue keeps to the group's connection.
+      open = GROUP_MESSAGES.has(message[0] ?? 0);
+    }
+  };
+  // The socket server's ROLLBACK for a connection that went away mid-group (or mid-transaction) ends its group.
+  db.exec = (text, options) => {
+    open = false;
+    return exec(text, options);
   };
 }
 

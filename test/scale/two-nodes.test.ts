@@ -213,6 +213,53 @@ describe('two nodes on one PostgreSQL database', () => {
     }
   });
 
+  it('answers every store of 8 parallel clients (4 per node) with 201 or 503 + Retry-After, never 500', async () => {
+    const statuses = new Map<number, number>();
+    const created: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, c) => {
+        for (let i = 0; i < 40; i++) {
+          const text = `client ${c} fact ${i}: the parallel stores test keeps this.`;
+          const res = await call(c % 2 === 0 ? a : b, '/v1/memories', { method: 'POST', json: { userId: `load-${c}`, text } });
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (res.status === 201) created.push(((await res.json()) as StoreResult).id);
+          else if (res.status === 503) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+          else expect({ status: res.status, body: await res.text() }).toBeUndefined();
+        }
+      }),
+    );
+    console.log(`8 clients x 40 stores on two nodes (${db.kind}): ${JSON.stringify(Object.fromEntries(statuses))}`);
+    // Every acknowledged store is there, once.
+    const listed = (await Promise.all(Array.from({ length: 8 }, (_, c) => listAll(b, `load-${c}`)))).flat();
+    expect(listed.map((m) => m.id).sort()).toEqual(created.sort());
+    expect(statuses.get(201)).toBeGreaterThanOrEqual(300);
+  });
+
+  it('holds one rate-limit budget across nodes under a parallel burst', async () => {
+    const limited = await Promise.all([startNode({ rateLimit: 60 }), startNode({ rateLimit: 60 })]);
+    try {
+      const { key } = await createApiKey(a.runtime.store, { label: 'burst' });
+      const started = Date.now();
+      const statuses = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => {
+          const res = await call(limited[i % 2]!, '/v1/memories?userId=x', { key });
+          if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+          await res.body?.cancel();
+          return res.status;
+        }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      const served = statuses.filter((s) => s === 200).length;
+      console.log(`burst of 200 at 60/min on two nodes (${db.kind}): ${served} served, ${statuses.filter((s) => s === 429).length} x 429 in ${seconds.toFixed(1)} s`);
+      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+      // The burst (60) plus what refilled while the burst lasted (one a second), never a budget per node.
+      expect(served).toBeLessThanOrEqual(60 + Math.ceil(seconds));
+      expect(served).toBeGreaterThanOrEqual(60);
+    } finally {
+      await Promise.all(limited.map((node) => node.close(1_000)));
+    }
+  });
+
   it('loses no acknowledged store when a node is killed (kill -9) mid-writes', async () => {
     const node = await spawnNode();
     const acked: Array<{ id: string; text: string }> = [];
