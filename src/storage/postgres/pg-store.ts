@@ -38,6 +38,7 @@ import { translatePgError } from './errors.js';
 import { ensureSchema, migrate } from './migrations.js';
 import { RECALL_TRANSACTION, recallCandidates } from './recall.js';
 import { replaceEmbeddings } from './reembed.js';
+import { retryConflicts } from './retry.js';
 import { findWordMatches } from './words.js';
 import {
   APP_COLUMNS,
@@ -173,10 +174,15 @@ export class PgStore implements MemoryStore {
     }
   }
 
-  async #run<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one unit of the store's work: again, when PostgreSQL rolled it back for a serialization failure or a
+   * deadlock (retry.ts), unless `once` (work with effects outside the database); then a failure the database
+   * may recover from becomes 503 'unavailable'.
+   */
+  async #run<T>(fn: () => Promise<T>, options: { once?: boolean } = {}): Promise<T> {
     if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
     try {
-      return await fn();
+      return await (options.once ? fn() : retryConflicts(fn));
     } catch (error) {
       translatePgError(error);
     }
@@ -464,7 +470,8 @@ export class PgStore implements MemoryStore {
         throw new Error('The page handler failed.');
       });
     try {
-      return await this.#run(() => scanMemories(this.#pool, scan, handler));
+      // Once: the pages already handed over cannot be taken back.
+      return await this.#run(() => scanMemories(this.#pool, scan, handler), { once: true });
     } catch (error) {
       throw failed ? failed.error : error;
     }
@@ -571,12 +578,16 @@ export class PgStore implements MemoryStore {
   }
 
   replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
-    return this.#run(async () => {
-      const memories = await replaceEmbeddings(this.#pool, swap);
-      // This store made the swap: its caller embeds with the new model from now on.
-      this.#declared = { model: swap.model.model, dimension: swap.model.dimension };
-      return { memories };
-    });
+    return this.#run(
+      async () => {
+        const memories = await replaceEmbeddings(this.#pool, swap);
+        // This store made the swap: its caller embeds with the new model from now on.
+        this.#declared = { model: swap.model.model, dimension: swap.model.dimension };
+        return { memories };
+      },
+      // Once: it embeds late memories inside (minutes of model time), and its caller can simply run it again.
+      { once: true },
+    );
   }
 
   async ping(): Promise<boolean> {

@@ -11,6 +11,7 @@ import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { createPool, query } from '../../../src/storage/postgres/connection.js';
 import { openPgStore, PgRateLimiter, type PgStore } from '../../../src/storage/postgres/index.js';
 import { LATEST_VERSION, MIGRATIONS, currentVersion, ensureSchema, migrate } from '../../../src/storage/postgres/migrations.js';
+import { CONFLICT_RETRY } from '../../../src/storage/postgres/retry.js';
 import { startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { storeContract, unit } from '../store-contract.js';
 
@@ -295,6 +296,58 @@ async function unavailable(promise: Promise<unknown>): Promise<{ error: MemoryEr
   expect((error as MemoryError).code).toBe('unavailable');
   return { error: error as MemoryError, ms: Date.now() - start };
 }
+
+describe('PgStore: what PostgreSQL says to retry', () => {
+  /**
+   * Makes the next `failures` inserts into memories fail as PostgreSQL fails a transaction that lost a
+   * serialization conflict or a deadlock (alternately), with a real error from the server. The count lives in a
+   * sequence, which a rollback does not undo.
+   */
+  async function failInserts(store: PgStore, failures: number): Promise<() => Promise<number>> {
+    await query(
+      store.pool,
+      `CREATE SEQUENCE insert_attempts;
+       CREATE FUNCTION fail_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
+       DECLARE n bigint := nextval('insert_attempts');
+       BEGIN
+         IF n <= ${failures} THEN
+           RAISE EXCEPTION 'conflict %', n USING ERRCODE = CASE WHEN n % 2 = 1 THEN '40001' ELSE '40P01' END;
+         END IF;
+         RETURN NEW;
+       END $$;
+       CREATE TRIGGER fail_inserts BEFORE INSERT ON memories FOR EACH ROW EXECUTE FUNCTION fail_inserts()`,
+    );
+    return async () => Number((await query<{ n: string }>(store.pool, 'SELECT last_value AS n FROM insert_attempts')).rows[0]?.n);
+  }
+
+  it('runs a store again after a serialization failure and a deadlock, and stores it once with its claim', async () => {
+    const [store] = await nodes(1);
+    await store!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    const attempts = await failInserts(store!, 2);
+    const claim = { keyId: 'key_r', key: 'k-1', requestHash: 'h', response: '{}', notBefore: '2000-01-01T00:00:00.000Z' };
+    expect(await store!.insertMemory(memory(app.id, 'u', 'third time lucky', [1, 0, 0, 0]), claim)).toEqual({ kind: 'created' });
+    expect(await attempts()).toBe(3);
+    expect(await store!.countMemories()).toBe(1);
+    // The claims of the rolled-back attempts went with them: the key replays the one stored memory.
+    expect(await store!.findIdempotency('key_r', 'k-1', claim.notBefore)).toMatchObject({ requestHash: 'h' });
+    await store!.close();
+  });
+
+  it('gives up after a bounded number of tries with 503 unavailable and Retry-After, quickly', async () => {
+    const [store] = await nodes(1);
+    await store!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    const attempts = await failInserts(store!, 1_000);
+    const started = Date.now();
+    const { error } = await unavailable(store!.insertMemory(memory(app.id, 'u', 'never', [1, 0, 0, 0])));
+    expect(error.retryAfterSeconds).toBe(1);
+    expect(await attempts()).toBe(CONFLICT_RETRY.attempts);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await store!.countMemories()).toBe(0);
+    await store!.close();
+  });
+});
 
 describe('PgStore when the database goes away', () => {
   it('fails fast with unavailable while the server is down, and recovers when it is back', async () => {
