@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -113,7 +114,7 @@ const GROUP_MESSAGES = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charC
  * load that made the server answer 500s that no real PostgreSQL would cause. Reporting "in a transaction" from the
  * first message of a group to its Sync keeps each group whole, as separate sessions would.
  */
-function keepProtocolGroupsWhole(db: import('@electric-sql/pglite').PGlite): void {
+function keepProtocolGroupsWhole(db: PGlite): void {
   let open = false;
   const inTransaction = db.isInTransaction.bind(db);
   const execRaw = db.execProtocolRawStream.bind(db);
