@@ -1,8 +1,11 @@
 /**
  * A PostgreSQL server for tests, without Docker: PGlite (PostgreSQL compiled to WebAssembly, in this process) with
  * pgvector, served over TCP by @electric-sql/pglite-socket on a loopback ephemeral port, so that the store talks
- * to it through `pg` exactly as to a real server. Set TEST_DATABASE_URL to use a real server instead (with
- * pgvector installed); tests then run in schemas of their own and drop them.
+ * to it through `pg` exactly as to a real server. Two ways to use a real server instead:
+ * - TEST_PG_SERVER_URL (set by `npm run test:postgres-server`, which starts one: pg-server.ts): a superuser URL;
+ *   each test database is a fresh database of its own on that server, dropped at the end;
+ * - TEST_DATABASE_URL: a server of yours; tests then run in schemas of their own and drop them.
+ * Where the server has no pgvector, the store keeps plain vectors (src/storage/postgres/vector-storage.ts).
  *
  * PGlite serves every connection from one session: transactions (and protocol message groups, see
  * keepProtocolGroupsWhole) of different connections are serialised by the socket server, one at a time, and
@@ -17,7 +20,10 @@ import { afterAll, beforeAll } from 'vitest';
 export interface TestDatabase {
   /** `postgres://` URL of the server (through a TcpProxy: see `proxy`). */
   url: string;
-  kind: 'pglite' | 'external';
+  /** PGlite; a real server (one database of its own on TEST_PG_SERVER_URL); or TEST_DATABASE_URL. */
+  kind: 'pglite' | 'server' | 'external';
+  /** pgvector is enabled (in `public`); without it the store keeps plain vectors. */
+  pgvector: boolean;
   /** Sits between the store and the server, so a test can cut or freeze the database mid-test. */
   proxy: TcpProxy;
   /** A new schema name, unique in this database (not created: the store creates it). */
@@ -27,25 +33,56 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** Starts PGlite (or connects to TEST_DATABASE_URL) and makes sure pgvector is enabled in `public`. */
+interface Started {
+  url: string;
+  kind: TestDatabase['kind'];
+  close(): Promise<void>;
+}
+
+/** A fresh database on the test server that `npm run test:postgres-server` started, dropped by close(). */
+async function freshDatabase(serverUrl: string): Promise<Started> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    kind: 'server',
+    async close() {
+      // FORCE: a node killed by a test may leave a session behind for a moment.
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    },
+  };
+}
+
+/** Starts PGlite (or uses a real server: see above) and enables pgvector in `public` where the server has it. */
 export async function startTestDatabase(): Promise<TestDatabase> {
   const external = process.env.TEST_DATABASE_URL;
-  const server = external ? undefined : await startPglite();
-  const direct = external ?? server?.url;
-  if (direct === undefined) throw new Error('no database');
-  const admin = new pg.Client({ connectionString: direct });
+  const serverUrl = process.env.TEST_PG_SERVER_URL;
+  const server: Started = external
+    ? { url: external, kind: 'external', close: () => Promise.resolve() }
+    : serverUrl
+      ? await freshDatabase(serverUrl)
+      : await startPglite();
+  const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
+  const { rows } = await admin.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  const pgvector = rows.length > 0;
   // In public, so every test schema (search_path "<schema>, public") finds the vector type.
-  await admin.query('CREATE EXTENSION IF NOT EXISTS vector SCHEMA public');
-  const target = new URL(direct);
+  if (pgvector) await admin.query('CREATE EXTENSION IF NOT EXISTS vector SCHEMA public');
+  const target = new URL(server.url);
   const proxy = await TcpProxy.start(target.hostname.replace(/^\[(.*)\]$/, '$1'), Number(target.port || 5432));
-  const proxied = new URL(direct);
+  const proxied = new URL(server.url);
   proxied.hostname = '127.0.0.1';
   proxied.port = String(proxy.port);
   const created: string[] = [];
   return {
     url: proxied.toString(),
-    kind: external ? 'external' : 'pglite',
+    kind: server.kind,
+    pgvector,
     proxy,
     newSchema() {
       const name = `t_${randomBytes(6).toString('hex')}`;
@@ -59,7 +96,7 @@ export async function startTestDatabase(): Promise<TestDatabase> {
       for (const name of created) await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`).catch(() => undefined);
       await admin.end().catch(() => undefined);
       await proxy.close();
-      await server?.close();
+      await server.close();
     },
   };
 }
@@ -82,7 +119,7 @@ export function useTestDatabase(): () => TestDatabase {
   };
 }
 
-async function startPglite(): Promise<{ url: string; close(): Promise<void> }> {
+async function startPglite(): Promise<Started> {
   // Imported here so a run against TEST_DATABASE_URL never loads the WebAssembly build.
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
@@ -95,6 +132,7 @@ async function startPglite(): Promise<{ url: string; close(): Promise<void> }> {
   return {
     // PGlite accepts any password; one is given so that masking is exercised on a realistic URL.
     url: `postgres://postgres:test-secret@127.0.0.1:${port}/postgres`,
+    kind: 'pglite',
     async close() {
       await server.stop();
       await db.close();

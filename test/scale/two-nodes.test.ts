@@ -4,12 +4,13 @@
  * idempotency, the rate limit, key revocation and MCP (stateless, no sticky sessions) hold across nodes; a node
  * killed mid-write loses no acknowledged store; a database outage gives 503s in the contract's shape, then heals.
  *
- * What PGlite (test/helpers/postgres.ts) weakens here, honestly: it serves every connection from ONE session and
- * runs one transaction at a time. So the nodes' requests reach the database one after the other, never truly at
- * once: the shared rate limit and the cross-node idempotency show that the state is shared, not that the row
- * locks and ON CONFLICT clauses settle real races (pg-store.test.ts and a run with TEST_DATABASE_URL against a
- * real server do). The database also lives in this test process, in memory: the crash test kills a node, never
- * the database, so it proves "acknowledged means committed", not PostgreSQL's own durability (fsync).
+ * The suite runs twice: on PGlite (test/helpers/postgres.ts) in `npm test`'s main lane, and on a real PostgreSQL
+ * server without pgvector (plain vectors, exact scans) in `npm run test:postgres-server`. What PGlite weakens,
+ * honestly: it serves every connection from ONE session and runs one transaction at a time, so there the nodes'
+ * requests reach the database one after the other and the tests show that the state is shared; on the real server
+ * they are parallel sessions, and the row locks and ON CONFLICT clauses settle real races. The crash test kills a
+ * node, never the database (a throwaway cluster without fsync): it proves "acknowledged means committed", not
+ * PostgreSQL's own durability.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -118,6 +119,20 @@ describe('two nodes on one PostgreSQL database', () => {
     const reuse = await call(b, '/v1/memories', { method: 'POST', json: { ...store, text: 'other' }, headers: { 'Idempotency-Key': 'trip-42' } });
     expect(reuse.status).toBe(409);
     expect(await listAll(b, 'retry')).toHaveLength(1);
+  });
+
+  it('stores once when retries with one Idempotency-Key race on both nodes at once', async () => {
+    const store = { userId: 'race', text: 'Cy is flying to Oslo on Friday.' };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(i % 2 === 0 ? a : b, '/v1/memories', { method: 'POST', json: store, headers: { 'Idempotency-Key': 'race-1' } }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as StoreResult[];
+    expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
+    expect(answers.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(7);
+    expect((await listAll(a, 'race')).map((m) => m.id)).toEqual([bodies[0]!.id]);
   });
 
   it('refuses a revoked key on both nodes within 2 s', async () => {

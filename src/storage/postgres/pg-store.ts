@@ -56,11 +56,17 @@ import {
 } from './rows.js';
 import { scanMemories } from './scan.js';
 import { Params, scopeFilter } from './sql.js';
-import { ensureVectorIndex, pgvectorVersion, readModelRecord, vectorLiteral } from './vector-index.js';
+import { ensureVectorIndex, pgvectorVersion, readModelRecord } from './vector-index.js';
+import { columnMode, newColumnMode, vectorStorage, type VectorMode, type VectorStorage } from './vector-storage.js';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Users (scopes) with at most this many memories are searched exactly; larger ones by HNSW (default 10,000). */
   exactScanLimit?: number;
+  /**
+   * false: a new vector column is a plain one even where pgvector is available (tests and comparisons of the two
+   * modes on one server). An existing column keeps its type. Default true.
+   */
+  pgvector?: boolean;
 }
 
 interface ExportRow {
@@ -71,13 +77,7 @@ interface ExportRow {
   text: string;
   metadata: string;
   created_at: Date;
-  embedding: string | null;
-}
-
-/** pgvector's text form `[0.1,0.2,...]` back to the float32 values it was written from. */
-function parseVector(text: string): Float32Array {
-  const inner = text.trim().slice(1, -1);
-  return inner === '' ? new Float32Array(0) : Float32Array.from(inner.split(','), Number);
+  embedding: string | Buffer | null;
 }
 
 function toRecord(row: IdempotencyRow): IdempotencyRecord {
@@ -114,6 +114,9 @@ export class PgStore implements MemoryStore {
   readonly #pool: Pool;
   readonly #exactScanLimit: number;
   readonly #iterativeScan: boolean;
+  readonly #allowPgvector: boolean;
+  /** How the vectors are kept: the column's type once it exists, else what a new column would be. */
+  #vectors: VectorStorage;
   #closed = false;
   /** The model this store's caller embeds with (useModel), checked against the database's on every vector write and search. */
   #declared: ModelRecord | undefined;
@@ -124,24 +127,43 @@ export class PgStore implements MemoryStore {
     try {
       if (options.schema !== undefined) await ensureSchema(pool, options.schema);
       await migrate(pool);
+      const allowPgvector = options.pgvector ?? true;
+      const mode = await withClient(pool, async (client) => (await columnMode(client)) ?? (await newColumnMode(client, allowPgvector)));
+      const logger = options.logger ?? silentLogger;
       const version = await pgvectorVersion(pool);
       const iterative = version !== undefined && (version[0] > 0 || version[1] >= 8);
-      if (!iterative) {
-        (options.logger ?? silentLogger).warn('pgvector is older than 0.8: recall for large users may miss memories', {
+      if (mode === 'plain') {
+        logger.warn(
+          'pgvector is not available: vectors are kept in a plain column and each recall compares all of the ' +
+            "user's vectors exactly, in time that grows with the user's memories (README: Scaling out)",
+          { pgvector: version?.join('.') ?? 'not installed' },
+        );
+      } else if (!iterative) {
+        logger.warn('pgvector is older than 0.8: recall for large users may miss memories', {
           pgvector: version?.join('.') ?? 'unknown',
         });
       }
-      return new PgStore(pool, options.exactScanLimit ?? 10_000, iterative);
+      return new PgStore(pool, { exactScanLimit: options.exactScanLimit ?? 10_000, iterativeScan: iterative, allowPgvector, mode });
     } catch (error) {
       await pool.end().catch(() => undefined);
       translatePgError(error);
     }
   }
 
-  private constructor(pool: Pool, exactScanLimit: number, iterativeScan: boolean) {
+  private constructor(
+    pool: Pool,
+    settings: { exactScanLimit: number; iterativeScan: boolean; allowPgvector: boolean; mode: VectorMode },
+  ) {
     this.#pool = pool;
-    this.#exactScanLimit = exactScanLimit;
-    this.#iterativeScan = iterativeScan;
+    this.#exactScanLimit = settings.exactScanLimit;
+    this.#iterativeScan = settings.iterativeScan;
+    this.#allowPgvector = settings.allowPgvector;
+    this.#vectors = vectorStorage(settings.mode);
+  }
+
+  /** 'pgvector', or 'plain' where the server has no pgvector (vector-storage.ts). */
+  get vectorMode(): VectorMode {
+    return this.#vectors.mode;
   }
 
   /** The pool, for what lives beside the store on the same database (the rate limiter, maintenance commands). */
@@ -232,7 +254,7 @@ export class PgStore implements MemoryStore {
         }
         await client.query(
           `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, embedding)
-           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8::vector)`,
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8::${this.#vectors.sqlType})`,
           [
             memory.id,
             memory.uuid,
@@ -241,7 +263,7 @@ export class PgStore implements MemoryStore {
             memory.text,
             JSON.stringify(memory.metadata),
             memory.createdAt,
-            vectorLiteral(memory.embedding),
+            this.#vectors.toParam(memory.embedding),
           ],
         );
         return { kind: 'created' };
@@ -366,7 +388,12 @@ export class PgStore implements MemoryStore {
   recallCandidates(q: CandidateQuery): Promise<Candidate[]> {
     return this.#run(() =>
       this.#withModel(
-        (client) => recallCandidates(client, q, { exactScanLimit: this.#exactScanLimit, iterativeScan: this.#iterativeScan }),
+        (client) =>
+          recallCandidates(client, q, {
+            vectors: this.#vectors.mode,
+            exactScanLimit: this.#exactScanLimit,
+            iterativeScan: this.#iterativeScan,
+          }),
         RECALL_TRANSACTION,
       ),
     );
@@ -387,7 +414,7 @@ export class PgStore implements MemoryStore {
       memories.forEach(assertStorable);
       const result = await this.#withModel((client) => client.query(
         `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, embedding)
-         SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[], $8::vector[])
+         SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[], $8::${this.#vectors.sqlType}[])
          ON CONFLICT (uuid) DO NOTHING`,
         [
           memories.map((m) => m.id),
@@ -397,7 +424,7 @@ export class PgStore implements MemoryStore {
           memories.map((m) => m.text),
           memories.map((m) => JSON.stringify(m.metadata)),
           memories.map((m) => m.createdAt),
-          memories.map((m) => vectorLiteral(m.embedding)),
+          memories.map((m) => this.#vectors.toParam(m.embedding)),
         ],
       ));
       return { inserted: result.rowCount ?? 0 };
@@ -436,10 +463,11 @@ export class PgStore implements MemoryStore {
     return this.#run(async () => {
       // The vector column exists once a model is declared; memories cannot exist before.
       if ((await withClient(this.#pool, readModelRecord)) === undefined) return { memories: [], next: null };
-      // The vector in pgvector's text form: float4 values printed shortest-exact, so they parse back bit for bit.
+      // The vector as it was written, bit for bit (vector-storage.ts).
+      const vectors = this.#vectors;
       const { rows } = await query<ExportRow>(
         this.#pool,
-        `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, embedding::text AS embedding
+        `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, ${vectors.exportColumn} AS embedding
          FROM memories WHERE id > $1 ORDER BY id LIMIT $2`,
         [after ?? '', limit],
       );
@@ -453,7 +481,7 @@ export class PgStore implements MemoryStore {
           text: row.text,
           metadata: JSON.parse(row.metadata) as Record<string, unknown>,
           createdAt: iso(row.created_at),
-          embedding: parseVector(row.embedding),
+          embedding: vectors.fromColumn(row.embedding),
         };
       });
       return { memories, next: rows.length < limit ? null : (rows[rows.length - 1]?.id ?? null) };
@@ -572,7 +600,7 @@ export class PgStore implements MemoryStore {
 
   useModel(model: ModelRecord): Promise<void> {
     return this.#run(async () => {
-      await ensureVectorIndex(this.#pool, model);
+      this.#vectors = vectorStorage(await ensureVectorIndex(this.#pool, model, this.#allowPgvector));
       this.#declared = { model: model.model, dimension: model.dimension };
     });
   }
@@ -580,9 +608,10 @@ export class PgStore implements MemoryStore {
   replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
     return this.#run(
       async () => {
-        const memories = await replaceEmbeddings(this.#pool, swap);
-        // This store made the swap: its caller embeds with the new model from now on.
+        const { memories, mode } = await replaceEmbeddings(this.#pool, swap, this.#allowPgvector);
+        // This store made the swap: its caller embeds with the new model from now on, into the new column.
         this.#declared = { model: swap.model.model, dimension: swap.model.dimension };
+        this.#vectors = vectorStorage(mode);
         return { memories };
       },
       // Once: it embeds late memories inside (minutes of model time), and its caller can simply run it again.

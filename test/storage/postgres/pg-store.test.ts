@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
+import { silentLogger } from '../../../src/core/logger.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
-import type { NewMemory } from '../../../src/core/store.js';
+import type { Candidate, NewMemory } from '../../../src/core/store.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { createPool, query } from '../../../src/storage/postgres/connection.js';
 import { openPgStore, PgRateLimiter, type PgStore } from '../../../src/storage/postgres/index.js';
@@ -23,17 +24,23 @@ afterAll(async () => {
   await db?.close();
 });
 
-storeContract('postgres', async () => {
-  const schema = db.newSchema();
-  const store = await openPgStore(db.url, { schema });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      await db.dropSchema(schema);
-    },
-  };
-});
+for (const [name, pgvector] of [
+  ['postgres', true],
+  // The fallback where the server has no pgvector (vector-storage.ts), on every server.
+  ['postgres, plain vectors', false],
+] as const) {
+  storeContract(name, async () => {
+    const schema = db.newSchema();
+    const store = await openPgStore(db.url, { schema, pgvector });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        await db.dropSchema(schema);
+      },
+    };
+  });
+}
 
 const MODEL = { model: 'test-vectors', dimension: 4 };
 
@@ -129,7 +136,7 @@ describe('PgStore across nodes', () => {
       stores[0]!.pool,
       "SELECT count(*) AS n FROM pg_indexes WHERE tablename = 'memories' AND indexname = 'memories_embedding_hnsw' AND schemaname = current_schema()",
     );
-    expect(rows[0]?.n).toBe('1');
+    expect(rows[0]?.n).toBe(db.pgvector ? '1' : '0');
     await closeAll(stores);
   });
 
@@ -162,6 +169,11 @@ describe("PgStore: reembed's swap", () => {
     return { type: rows[0]?.type ?? 'none', hnsw: Number(rows[0]?.hnsw), staging: Number(rows[0]?.staging) };
   }
 
+  /** The column as this server makes it: pgvector's with its index, or plain bytes. */
+  function column(dimension: number): { type: string; hnsw: number; staging: number } {
+    return db.pgvector ? { type: `vector(${dimension})`, hnsw: 1, staging: 0 } : { type: 'bytea', hnsw: 0, staging: 0 };
+  }
+
   it('replaces the column and its HNSW index, and every node on the old model is refused afterwards', async () => {
     const [store, node] = await nodes(2);
     await store!.useModel(MODEL);
@@ -169,14 +181,14 @@ describe("PgStore: reembed's swap", () => {
     const app = await store!.ensureApp('default');
     const stored = [memory(app.id, 'u', 'one', [1, 0, 0, 0], 1), memory(app.id, 'u', 'two', [0, 1, 0, 0], 2)];
     await store!.insertMemories(stored);
-    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+    expect(await vectorColumn(store!)).toEqual(column(4));
 
     const swapped = store!.replaceEmbeddings({
       model: NEXT,
       vectors: new Map(stored.map((m) => [m.id, unit([1, 2, 3, 4, 5, 6])])),
       embedMissing: () => Promise.reject(new Error('not expected')),
     });
-    await expect(swapped.then(() => vectorColumn(store!))).resolves.toEqual({ type: 'vector(6)', hnsw: 1, staging: 0 });
+    await expect(swapped.then(() => vectorColumn(store!))).resolves.toEqual(column(6));
     expect(await node!.getModel()).toEqual(NEXT);
     await expect(node!.useModel(MODEL)).rejects.toThrow(/built with the embedding model "next-vectors"/);
     await closeAll([store!, node!]);
@@ -190,9 +202,76 @@ describe("PgStore: reembed's swap", () => {
     await expect(
       store!.replaceEmbeddings({ model: NEXT, vectors: new Map(), embedMissing: () => Promise.reject(new Error('model crashed')) }),
     ).rejects.toThrow('model crashed');
-    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+    expect(await vectorColumn(store!)).toEqual(column(4));
     expect(await store!.getModel()).toEqual(MODEL);
     await store!.close();
+  });
+});
+
+describe('PgStore without pgvector: plain vectors, exact scans', () => {
+  it('keeps the vectors bit for bit in a bytea column that refuses another dimension, and warns at start', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const schema = db.newSchema();
+    const store = await openPgStore(db.url, { schema, pgvector: false, logger });
+    expect(warnings.join('\n')).toMatch(/pgvector is not available: vectors are kept in a plain column/);
+    await store.useModel(MODEL);
+    expect(store.vectorMode).toBe('plain');
+    const app = await store.ensureApp('default');
+    const exact = { ...memory(app.id, 'u', 'odd floats', [1, 0, 0, 0]), embedding: Float32Array.from([-0, 1e-38, 0.1, -3.4e38]) };
+    await store.insertMemory(exact);
+    const { memories } = await store.exportMemories(null, 10);
+    const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    expect(bytes(memories[0]!.embedding)).toEqual(bytes(exact.embedding));
+    const wrong = { ...memory(app.id, 'u', 'six', [1, 0, 0, 0]), embedding: unit([1, 2, 3, 4, 5, 6]) };
+    await expect(store.insertMemory(wrong)).rejects.toMatchObject({ code: '23514' });
+    // A second node on this database follows the column, whatever its own setting.
+    const other = await openPgStore(db.url, { schema, logger });
+    await other.useModel(MODEL);
+    expect(other.vectorMode).toBe('plain');
+    await closeAll([store, other]);
+  });
+
+  it('finds the same candidates with the same cosines as pgvector for the same data', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector to compare with');
+    const random = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
+    const next = random(7);
+    const data = Array.from({ length: 300 }, (_, i) => ({ i, embedding: [next(), next(), next(), next()] }));
+    const query = { userId: 'u', scope: { appId: null }, embedding: unit([0.3, -0.2, 0.9, 0.1]), vectorK: 25, alsoIds: ['mem_000000000299'] };
+    // One store after the other: PGlite's one session cannot hold two search paths at once.
+    const results = [];
+    for (const pgvector of [true, false]) {
+      const store = await openPgStore(db.url, { schema: db.newSchema(), pgvector });
+      await store.useModel(MODEL);
+      const app = await store.ensureApp('default');
+      await store.insertMemories(data.map(({ i, embedding }) => ({ ...memory(app.id, 'u', `memory ${i}`, embedding, i), id: `mem_${String(i).padStart(12, '0')}` })));
+      expect(store.vectorMode).toBe(pgvector ? 'pgvector' : 'plain');
+      results.push((await store.recallCandidates(query)).sort((x, y) => (x.memory.id < y.memory.id ? -1 : 1)));
+      await store.close();
+    }
+    const [a, b] = results as [Candidate[], Candidate[]];
+    expect(b.map((c) => c.memory.id)).toEqual(a.map((c) => c.memory.id));
+    expect(b).toHaveLength(26);
+    b.forEach((c, i) => expect(c.cosine).toBeCloseTo(a[i]!.cosine, 6));
+  });
+
+  it('moves a plain database onto pgvector with a reembed once pgvector is there', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector');
+    const schema = db.newSchema();
+    const plain = await openPgStore(db.url, { schema, pgvector: false });
+    await plain.useModel(MODEL);
+    const app = await plain.ensureApp('default');
+    const stored = memory(app.id, 'u', 'one', [1, 0, 0, 0]);
+    await plain.insertMemory(stored);
+    await plain.close();
+    const store = await openPgStore(db.url, { schema });
+    await store.useModel(MODEL);
+    expect(store.vectorMode).toBe('plain');
+    await store.replaceEmbeddings({ model: MODEL, vectors: new Map([[stored.id, unit([0, 1, 0, 0])]]), embedMissing: () => Promise.resolve([]) });
+    expect(store.vectorMode).toBe('pgvector');
+    const found = await store.recallCandidates({ userId: 'u', scope: { appId: null }, embedding: unit([0, 1, 0, 0]), vectorK: 5, alsoIds: [] });
+    expect(found.map((c) => [c.memory.id, Math.round(c.cosine * 1e6) / 1e6])).toEqual([[stored.id, 1]]);
+    await store.close();
   });
 });
 
@@ -211,7 +290,8 @@ describe('PgStore specifics', () => {
     await store!.close();
   });
 
-  it('searches large users through the HNSW index without losing them among other users', async () => {
+  it('searches large users through the HNSW index without losing them among other users', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector');
     const schema = db.newSchema();
     // A long statement timeout: PGlite builds the HNSW graph for the bulk insert below in a few seconds.
     const store = await openPgStore(db.url, { schema, exactScanLimit: 50, statementTimeoutMs: 60_000 });
