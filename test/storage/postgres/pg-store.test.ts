@@ -503,6 +503,18 @@ describe('PgRateLimiter', () => {
     await other.close();
   });
 
+  it('spends every token once when 4 nodes take 400 at once (parallel sessions on a real server)', async () => {
+    const others = await Promise.all(Array.from({ length: 3 }, () => openPgStore(db.url, { schema })));
+    // One token a minute: the 100 of the burst are all there is during the test.
+    const limiters = [store, ...others].map((s) => new PgRateLimiter(s.pool, { perMinute: 1, burst: 100 }));
+    const decisions = await Promise.all(Array.from({ length: 400 }, (_, i) => limiters[i % 4]!.take('key_parallel')));
+    const allowed = decisions.filter((d) => d?.allowed);
+    expect(allowed).toHaveLength(100);
+    // Each allowed take saw the bucket after its own token left: 99 down to 0, each once.
+    expect(new Set(allowed.map((d) => d?.remaining)).size).toBe(100);
+    await closeAll(others);
+  });
+
   it('refills with time like the in-process bucket', async () => {
     let now = Date.UTC(2024, 0, 1);
     const limiter = new PgRateLimiter(store.pool, { perMinute: 60, burst: 2, now: () => now });

