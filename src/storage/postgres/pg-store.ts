@@ -191,9 +191,22 @@ export class PgStore implements MemoryStore {
     } catch (error) {
       if (this.#declared !== undefined && !(error instanceof MemoryError)) {
         assertModelUnchanged(this.#declared, await withClient(this.#pool, readModelRecord).catch(() => this.#declared));
+        await this.#followVectorColumn();
       }
       throw error;
     }
+  }
+
+  /**
+   * A reembed elsewhere may have replaced the vector column with one of the other kind (a plain database moved onto
+   * pgvector) under the same model: this node's statements then fail on the column's type. It follows the column
+   * from now on, and this request answers 503, to be retried.
+   */
+  async #followVectorColumn(): Promise<void> {
+    const mode = await withClient(this.#pool, columnMode).catch(() => undefined);
+    if (mode === undefined || mode === this.#vectors.mode) return;
+    this.#vectors = vectorStorage(mode);
+    throw new MemoryError('unavailable', 'The vector column was rebuilt by a reembed; retry.', { retryAfterSeconds: 1 });
   }
 
   /**

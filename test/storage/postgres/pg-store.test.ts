@@ -273,6 +273,26 @@ describe('PgStore without pgvector: plain vectors, exact scans', () => {
     expect(found.map((c) => [c.memory.id, Math.round(c.cosine * 1e6) / 1e6])).toEqual([[stored.id, 1]]);
     await store.close();
   });
+
+  it('follows the column when a reembed elsewhere moved it onto pgvector: one 503, never a 500', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector');
+    const schema = db.newSchema();
+    const running = await openPgStore(db.url, { schema, pgvector: false });
+    await running.useModel(MODEL);
+    const app = await running.ensureApp('default');
+    const first = memory(app.id, 'u', 'one', [1, 0, 0, 0]);
+    await running.insertMemory(first);
+    const mover = await openPgStore(db.url, { schema });
+    await mover.useModel(MODEL);
+    await mover.replaceEmbeddings({ model: MODEL, vectors: new Map([[first.id, unit([1, 0, 0, 0])]]), embedMissing: () => Promise.resolve([]) });
+    await mover.close();
+    const search = { userId: 'u', scope: { appId: null }, embedding: unit([1, 0, 0, 0]), vectorK: 5, alsoIds: [] };
+    await expect(running.recallCandidates(search)).rejects.toMatchObject({ code: 'unavailable', retryAfterSeconds: 1 });
+    expect(running.vectorMode).toBe('pgvector');
+    expect((await running.recallCandidates(search)).map((c) => c.memory.id)).toEqual([first.id]);
+    await running.insertMemory(memory(app.id, 'u', 'two', [0, 1, 0, 0]));
+    await running.close();
+  });
 });
 
 describe('PgStore specifics', () => {
