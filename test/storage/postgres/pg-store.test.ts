@@ -13,6 +13,7 @@ import { createPool, query } from '../../../src/storage/postgres/connection.js';
 import { openPgStore, PgRateLimiter, type PgStore } from '../../../src/storage/postgres/index.js';
 import { LATEST_VERSION, MIGRATIONS, currentVersion, ensureSchema, migrate } from '../../../src/storage/postgres/migrations.js';
 import { CONFLICT_RETRY } from '../../../src/storage/postgres/retry.js';
+import { mulberry32 } from '../../../tools/shared/prng.js';
 import { startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { storeContract, unit } from '../store-contract.js';
 
@@ -234,8 +235,8 @@ describe('PgStore without pgvector: plain vectors, exact scans', () => {
 
   it('finds the same candidates with the same cosines as pgvector for the same data', async (ctx) => {
     if (!db.pgvector) ctx.skip('this server has no pgvector to compare with');
-    const random = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
-    const next = random(7);
+    const random = mulberry32(7);
+    const next = () => random() - 0.5;
     const data = Array.from({ length: 300 }, (_, i) => ({ i, embedding: [next(), next(), next(), next()] }));
     const query = { userId: 'u', scope: { appId: null }, embedding: unit([0.3, -0.2, 0.9, 0.1]), vectorK: 25, alsoIds: ['mem_000000000299'] };
     // One store after the other: PGlite's one session cannot hold two search paths at once.
@@ -255,14 +256,20 @@ describe('PgStore without pgvector: plain vectors, exact scans', () => {
     b.forEach((c, i) => expect(c.cosine).toBeCloseTo(a[i]!.cosine, 6));
   });
 
-  it('moves a plain database onto pgvector with a reembed once pgvector is there', async (ctx) => {
-    if (!db.pgvector) ctx.skip('this server has no pgvector');
+  /** A store on a new schema kept in plain vectors (as on a server without pgvector), holding one memory. */
+  async function plainWithOne(): Promise<{ schema: string; plain: PgStore; appId: string; stored: NewMemory }> {
     const schema = db.newSchema();
     const plain = await openPgStore(db.url, { schema, pgvector: false });
     await plain.useModel(MODEL);
-    const app = await plain.ensureApp('default');
-    const stored = memory(app.id, 'u', 'one', [1, 0, 0, 0]);
+    const appId = (await plain.ensureApp('default')).id;
+    const stored = memory(appId, 'u', 'one', [1, 0, 0, 0]);
     await plain.insertMemory(stored);
+    return { schema, plain, appId, stored };
+  }
+
+  it('moves a plain database onto pgvector with a reembed once pgvector is there', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector');
+    const { schema, plain, stored } = await plainWithOne();
     await plain.close();
     const store = await openPgStore(db.url, { schema });
     await store.useModel(MODEL);
@@ -276,12 +283,7 @@ describe('PgStore without pgvector: plain vectors, exact scans', () => {
 
   it('follows the column when a reembed elsewhere moved it onto pgvector: one 503, never a 500', async (ctx) => {
     if (!db.pgvector) ctx.skip('this server has no pgvector');
-    const schema = db.newSchema();
-    const running = await openPgStore(db.url, { schema, pgvector: false });
-    await running.useModel(MODEL);
-    const app = await running.ensureApp('default');
-    const first = memory(app.id, 'u', 'one', [1, 0, 0, 0]);
-    await running.insertMemory(first);
+    const { schema, plain: running, appId, stored: first } = await plainWithOne();
     const mover = await openPgStore(db.url, { schema });
     await mover.useModel(MODEL);
     await mover.replaceEmbeddings({ model: MODEL, vectors: new Map([[first.id, unit([1, 0, 0, 0])]]), embedMissing: () => Promise.resolve([]) });
@@ -290,7 +292,7 @@ describe('PgStore without pgvector: plain vectors, exact scans', () => {
     await expect(running.recallCandidates(search)).rejects.toMatchObject({ code: 'unavailable', retryAfterSeconds: 1 });
     expect(running.vectorMode).toBe('pgvector');
     expect((await running.recallCandidates(search)).map((c) => c.memory.id)).toEqual([first.id]);
-    await running.insertMemory(memory(app.id, 'u', 'two', [0, 1, 0, 0]));
+    await running.insertMemory(memory(appId, 'u', 'two', [0, 1, 0, 0]));
     await running.close();
   });
 });
