@@ -80,6 +80,15 @@ interface ExportRow {
   embedding: string | Buffer | null;
 }
 
+/** For the warning of the plain mode: what the operator can do about it. */
+async function pgvectorState(pool: Pool, version: [number, number, number] | undefined): Promise<string> {
+  if (version !== undefined) return `${version.join('.')} is enabled, but this database keeps plain vectors: run reembed to move onto it`;
+  const { rows } = await query(pool, "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  return rows.length > 0
+    ? 'installed on the server but not enabled in this database: run CREATE EXTENSION vector as its owner, then reembed'
+    : 'not installed on the server';
+}
+
 function toRecord(row: IdempotencyRow): IdempotencyRecord {
   return { requestHash: row.request_hash, response: row.response, createdAt: iso(row.created_at) };
 }
@@ -136,7 +145,7 @@ export class PgStore implements MemoryStore {
         logger.warn(
           'pgvector is not available: vectors are kept in a plain column and each recall compares all of the ' +
             "user's vectors exactly, in time that grows with the user's memories (README: Scaling out)",
-          { pgvector: version?.join('.') ?? 'not installed' },
+          { pgvector: await pgvectorState(pool, version) },
         );
       } else if (!iterative) {
         logger.warn('pgvector is older than 0.8: recall for large users may miss memories', {

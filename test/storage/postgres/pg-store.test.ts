@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
-import { silentLogger } from '../../../src/core/logger.js';
+import { silentLogger, type LogFields } from '../../../src/core/logger.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
 import type { Candidate, NewMemory } from '../../../src/core/store.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
@@ -211,11 +211,13 @@ describe("PgStore: reembed's swap", () => {
 
 describe('PgStore without pgvector: plain vectors, exact scans', () => {
   it('keeps the vectors bit for bit in a bytea column that refuses another dimension, and warns at start', async () => {
-    const warnings: string[] = [];
-    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const warnings: Array<{ message: string; fields?: LogFields }> = [];
+    const logger = { ...silentLogger, warn: (message: string, fields?: LogFields) => void warnings.push({ message, fields }) };
     const schema = db.newSchema();
     const store = await openPgStore(db.url, { schema, pgvector: false, logger });
-    expect(warnings.join('\n')).toMatch(/pgvector is not available: vectors are kept in a plain column/);
+    expect(warnings[0]?.message).toMatch(/^pgvector is not available: vectors are kept in a plain column/);
+    // What the operator can do about it, for this server.
+    expect(warnings[0]?.fields?.pgvector).toMatch(db.pgvector ? /is enabled, but this database keeps plain vectors: run reembed/ : /^not installed on the server$/);
     await store.useModel(MODEL);
     expect(store.vectorMode).toBe('plain');
     const app = await store.ensureApp('default');
