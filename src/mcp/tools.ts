@@ -37,16 +37,21 @@ export interface ToolContext {
 const NO_USER_MESSAGE =
   'userId is required: pass userId, or configure a default user for this server (agent-memory mcp --user-id ID, env MEMORY_USER_ID).';
 
-/** Fills in the configured user and app; a call that still names no user is refused like any invalid input. */
+/**
+ * Fills in the configured user and app; a call that still names no user is refused like any invalid input. The
+ * server's default app is for callers that may choose: a key bound to an app keeps its own app (the default would
+ * otherwise name another app and make every call of that key `forbidden`).
+ */
 function scoped<T extends { userId?: string | undefined; appId?: string | undefined }>(
   args: T,
   defaults: ToolDefaults,
+  caller: Caller,
 ): T & { userId: string } {
   const userId = args.userId ?? defaults.userId;
   if (userId === undefined) {
     throw new MemoryError('validation_error', NO_USER_MESSAGE, { details: [{ path: 'userId', message: NO_USER_MESSAGE }] });
   }
-  const appId = args.appId ?? defaults.appId;
+  const appId = args.appId ?? (caller.boundApp === null ? defaults.appId : undefined);
   return { ...args, userId, ...(appId === undefined ? {} : { appId }) };
 }
 
@@ -86,7 +91,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     },
     (args) =>
       guarded(logger, async () => {
-        const { result } = await service.store(caller, scoped(args, defaults));
+        const { result } = await service.store(caller, scoped(args, defaults, caller));
         return structured(result);
       }),
   );
@@ -108,7 +113,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
     },
     ({ format, ...args }) =>
       guarded(logger, async () => {
-        const result = await service.recall(caller, scoped(args, defaults));
+        const result = await service.recall(caller, scoped(args, defaults, caller));
         const text =
           format === 'raw'
             ? JSON.stringify(result.memories)
@@ -130,7 +135,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: listMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) => guarded(logger, async () => structured(await service.list(caller, scoped(args, defaults)))),
+    (args) => guarded(logger, async () => structured(await service.list(caller, scoped(args, defaults, caller)))),
   );
 
   server.registerTool(

@@ -148,6 +148,22 @@ describe('store_memory', () => {
     const error = errorOf(await call(boundA, 'store_memory', { text: 'x', appId: 'app-b' }));
     expect(error).toEqual({ code: 'forbidden', message: 'This API key is bound to the app "app-a" and cannot use the app "app-b".' });
   });
+
+  it('keeps a bound key in its own app when the server has another default app (serve --app-id)', async () => {
+    const withDefault = await connectInMemory(runtime, callerA, { userId: 'shared', appId: 'app-b' });
+    try {
+      expect(ok<StoreResult>(await call(withDefault, 'store_memory', { text: 'App A: the user likes green tea.' })).appId).toBe('app-a');
+      const page = ok<ListResult>(await call(withDefault, 'list_memories', {}));
+      expect(page.memories.map((m) => m.appId)).toEqual(expect.arrayContaining(['app-a']));
+      expect(page.memories.every((m) => m.appId === 'app-a')).toBe(true);
+      // An unbound caller still gets the server's default app.
+      const local = await connectInMemory(runtime, LOCAL_CALLER, { userId: 'someone-else', appId: 'app-b' });
+      expect(ok<StoreResult>(await call(local, 'store_memory', { text: 'App B: the user likes blues.' })).appId).toBe('app-b');
+      await local.close();
+    } finally {
+      await withDefault.close();
+    }
+  });
 });
 
 describe('recall_memories', () => {

@@ -37,3 +37,20 @@ describe('errors and routing', () => {
     expect(text).not.toMatch(/<html|at \w+ \(/i);
   });
 });
+
+describe('bodies that are not valid UTF-8', () => {
+  it.each([
+    ['a 0xff byte', Buffer.from([0xff])],
+    ['a 0xfe byte', Buffer.from([0xfe])],
+    ['a truncated sequence', Buffer.from([0xc3])],
+  ])('a userId with %s is 422, never silently replaced by U+FFFD', async (_name, bad) => {
+    const body = Buffer.concat([Buffer.from('{"userId":"bob'), bad, Buffer.from('","text":"Bob likes tea."}')]);
+    const res = await server.call('/v1/memories', { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(422);
+    const json = (await res.json()) as ErrorJson;
+    expect(json.error.code).toBe('validation_error');
+    expect(json.error.message).toMatch(/UTF-8/);
+    const list = await server.call('/v1/memories?userId=bob%EF%BF%BD');
+    expect(((await list.json()) as { total: number }).total).toBe(0);
+  });
+});

@@ -37,7 +37,9 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   const output = options.output ?? consoleOutput;
   const runtime = await openRuntime(config, logger);
   try {
-    if (config.apiKey === undefined && (await runtime.store.countKeys()) === 0) {
+    // Only a database that never had a key gets one: after every key was revoked (a leak, say), a restart must not
+    // mint and print a fresh unbound key. Revoked keys are listed too, so they count here.
+    if (config.apiKey === undefined && (await runtime.store.listKeys()).length === 0) {
       const { key } = await createApiKey(runtime.store, { label: 'first run' });
       output.notice(
         `No API key existed, so one was created. Keep it: it is shown only this once.\n\n  ${key}\n\n` +

@@ -15,6 +15,11 @@ const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   'charset.unsupported': { code: 'unsupported_media_type', message: 'The request body must be UTF-8 JSON.' },
   'request.aborted': { code: 'invalid_json', message: 'The request body was cut off.' },
   'request.size.invalid': { code: 'invalid_json', message: 'The request body does not match its Content-Length.' },
+  // json-body.ts refuses bytes that are not UTF-8 instead of letting them become U+FFFD.
+  'entity.verify.failed': {
+    code: 'validation_error',
+    message: 'The request body is not valid UTF-8: every string must be UTF-8 encoded.',
+  },
 };
 
 function fromFramework(error: unknown): MemoryError | undefined {
