@@ -50,6 +50,11 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
+/** The body a middleware already read (mcp-body.ts charges a batch per tool call), else undefined: the transport reads it. */
+function parsedBody(req: Request): unknown {
+  return req.method === 'POST' ? (req.body as unknown) : undefined;
+}
+
 /** Resolves once the response is over, closing its socket instead of keeping it alive for a next request. */
 function releaseConnection(res: Response): Promise<void> {
   return new Promise((done) => {
@@ -118,7 +123,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return;
     }
     res.once('close', () => sessions.release(sessionId));
-    await session.transport.handleRequest(req, res);
+    await session.transport.handleRequest(req, res, parsedBody(req));
   };
 
   /** An MCP server acting as the key that sent this request. */
@@ -147,7 +152,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     };
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, parsedBody(req));
     } finally {
       // Not an initialize request (the SDK answered it with an error), or it failed: no session exists to keep.
       if (transport.sessionId === undefined) await server.close();
@@ -167,7 +172,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       void server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsedBody(req));
   };
 
   const handler = async function mcpHandler(req: Request, res: Response, next: (error?: unknown) => void): Promise<void> {

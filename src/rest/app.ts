@@ -6,6 +6,7 @@ import type { MemoryService } from '../core/service.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler, notFound } from './middleware/errors.js';
+import { mcpBody } from './middleware/mcp-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { healthRouter } from './routes/health.js';
@@ -35,7 +36,7 @@ export function createApp(deps: AppDeps): Express {
   const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);
   app.use('/v1/memories', memoriesRouter(deps.service));
-  if (deps.mcp) app.all('/mcp', ...guarded, deps.mcp);
+  if (deps.mcp) app.all('/mcp', ...guarded, mcpBody(deps.rateLimiter), deps.mcp);
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));
