@@ -138,7 +138,7 @@ export class MemoryService {
     }
 
     const app = await this.#appForStore(caller, params.appId);
-    const [embedding] = await this.embeddings.embed([params.text], 'document');
+    const [embedding] = await this.embeddings.embed([params.text], 'document', ownerKey);
     if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
     const memory = {
       id: newMemoryId(),
@@ -180,7 +180,7 @@ export class MemoryService {
     const scope = await this.#readScope(caller, params.appId);
     if (!scope) return { memories: [], context: '' };
     const plan = this.#ranker.plan(params.query, params.limit);
-    const embedding = this.embeddings.embed([plan.embedText], 'query').then(([vector]) => {
+    const embedding = this.embeddings.embed([plan.embedText], 'query', caller.keyId ?? 'local').then(([vector]) => {
       if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
       return vector;
     });
