@@ -33,6 +33,26 @@ import { ownerToken, termQuery } from './words.js';
 export interface SqliteStoreOptions {
   /** File path, or ':memory:'. */
   path: string;
+  /**
+   * How long a call waits, in all, for a lock another process holds (default 5 s), retrying off the event loop; then
+   * it fails with 503 `unavailable`.
+   */
+  busyBudgetMs?: number;
+}
+
+export const DEFAULT_BUSY_BUDGET_MS = 5_000;
+
+const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED']);
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && BUSY_CODES.has(code);
+}
+
+/** The wait before busy retry `attempt` (from 0): 2 ms doubling to 100 ms, with jitter so retries spread out. */
+function busyBackoffMs(attempt: number): number {
+  const cap = Math.min(100, 2 * 2 ** attempt);
+  return cap / 2 + Math.random() * (cap / 2);
 }
 
 /** better-sqlite3's largest step for `backup`: every page that remains, in one step. */
@@ -69,7 +89,7 @@ function busy(): MemoryError {
 function translate(error: unknown): never {
   if (error instanceof MemoryError) throw error;
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
+  if (isBusy(error)) {
     throw new MemoryError('unavailable', busy().message, { retryAfterSeconds: 1, cause: error });
   }
   if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' || code === 'SQLITE_READONLY') {
@@ -98,15 +118,21 @@ export class SqliteStore implements MemoryStore {
     const db = openDatabase(options.path);
     try {
       migrate(db);
+      // From here on no statement waits inside SQLite: a wait there blocks the event loop, so that one write waiting
+      // for another process's lock froze health checks and reads too. #run retries off the loop instead.
+      db.pragma('busy_timeout = 0');
     } catch (error) {
       db.close();
       throw error;
     }
-    return new SqliteStore(db);
+    return new SqliteStore(db, options.busyBudgetMs ?? DEFAULT_BUSY_BUDGET_MS);
   }
 
-  private constructor(db: SqliteDatabase) {
+  readonly #busyBudgetMs: number;
+
+  private constructor(db: SqliteDatabase, busyBudgetMs: number) {
     this.#db = db;
+    this.#busyBudgetMs = busyBudgetMs;
   }
 
   /** The raw connection, for maintenance commands (backup, reembed) that live beside the store. */
@@ -124,17 +150,23 @@ export class SqliteStore implements MemoryStore {
     return statement;
   }
 
-  #run<T>(fn: () => T): Promise<T> {
-    if (this.#closed) return Promise.reject(new MemoryError('unavailable', 'The store is closed.'));
-    if (this.#held) return Promise.reject(busy());
-    try {
-      return Promise.resolve(fn());
-    } catch (error) {
+  /**
+   * Runs `fn` (synchronous, one statement or one transaction) at once, in this turn. When another process holds the
+   * lock it needs, `fn` is run again after a short wait, off the event loop, until it succeeds or `busyBudgetMs` is
+   * spent (then 503 with Retry-After). A failed attempt changed nothing: a transaction that fails is rolled back.
+   * Reads rarely wait at all: in WAL mode they do not need the write lock.
+   */
+  async #run<T>(fn: () => T): Promise<T> {
+    const deadline = Date.now() + this.#busyBudgetMs;
+    for (let attempt = 0; ; attempt++) {
+      if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
+      if (this.#held) throw busy();
       try {
-        translate(error);
-      } catch (translated) {
-        return Promise.reject(translated);
+        return fn();
+      } catch (error) {
+        if (!isBusy(error) || Date.now() >= deadline) translate(error);
       }
+      await new Promise((resolve) => setTimeout(resolve, busyBackoffMs(attempt)));
     }
   }
 
