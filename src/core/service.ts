@@ -212,9 +212,14 @@ export class MemoryService {
   }
 
   async health(): Promise<HealthReport> {
-    const storeOk = await this.storage.ping().catch(() => false);
+    let reason = 'The database is not answering.';
+    const storeOk = await this.storage.ping().catch((error: unknown) => {
+      // A store that knows why (a damaged file, say) says so; anything else stays generic.
+      if (error instanceof MemoryError) reason = error.message;
+      return false;
+    });
     const model = this.embeddings.status;
-    if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason: 'The database is not answering.' };
+    if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason };
     if (model === 'failed') {
       return { status: 'unavailable', store: 'ok', model, reason: 'The embedding model could not be loaded; the server log says why.' };
     }

@@ -85,6 +85,21 @@ function busy(): MemoryError {
   return new MemoryError('unavailable', 'The database is busy; retry shortly.', { retryAfterSeconds: 1 });
 }
 
+const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE']);
+
+function isCorrupt(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CORRUPT_CODES.has(code);
+}
+
+function damaged(cause?: unknown): MemoryError {
+  return new MemoryError(
+    'unavailable',
+    'The database file is damaged; the server refuses to use it until it is restored from a backup.',
+    { retryAfterSeconds: 60, ...(cause === undefined ? {} : { cause }) },
+  );
+}
+
 /** SQLite errors a client may meet under load become 503s; anything else stays an internal error. */
 function translate(error: unknown): never {
   if (error instanceof MemoryError) throw error;
@@ -92,6 +107,7 @@ function translate(error: unknown): never {
   if (isBusy(error)) {
     throw new MemoryError('unavailable', busy().message, { retryAfterSeconds: 1, cause: error });
   }
+  if (isCorrupt(error)) throw damaged(error);
   if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' || code === 'SQLITE_READONLY') {
     throw new MemoryError('unavailable', 'The database cannot be written right now.', { retryAfterSeconds: 5, cause: error });
   }
@@ -113,16 +129,25 @@ export class SqliteStore implements MemoryStore {
   #declared: ModelRecord | undefined;
   /** True while this connection holds a transaction across awaits (see #hold). */
   #held = false;
+  /**
+   * Set when SQLite reports the file damaged: from then on every call (health too) answers 503, rather than
+   * storing more into a broken file, or answering health 200 while recalls fail with 500.
+   */
+  #damage: Error | undefined;
+  #onDamage: ((error: Error) => void) | undefined;
 
   static open(options: SqliteStoreOptions): SqliteStore {
-    const db = openDatabase(options.path);
+    let db: SqliteDatabase | undefined;
     try {
+      db = openDatabase(options.path);
       migrate(db);
       // From here on no statement waits inside SQLite: a wait there blocks the event loop, so that one write waiting
       // for another process's lock froze health checks and reads too. #run retries off the loop instead.
       db.pragma('busy_timeout = 0');
     } catch (error) {
-      db.close();
+      db?.close();
+      // Refused at start, in a sentence instead of a stack trace.
+      if (isCorrupt(error)) throw new MemoryError('unavailable', `${options.path} is damaged or is not an agent-memory database.`, { cause: error });
       throw error;
     }
     return new SqliteStore(db, options.busyBudgetMs ?? DEFAULT_BUSY_BUDGET_MS);
@@ -160,10 +185,12 @@ export class SqliteStore implements MemoryStore {
     const deadline = Date.now() + this.#busyBudgetMs;
     for (let attempt = 0; ; attempt++) {
       if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
+      if (this.#damage) throw damaged();
       if (this.#held) throw busy();
       try {
         return fn();
       } catch (error) {
+        if (isCorrupt(error)) this.#markDamaged(error);
         if (!isBusy(error) || Date.now() >= deadline) translate(error);
       }
       await new Promise((resolve) => setTimeout(resolve, busyBackoffMs(attempt)));
@@ -569,8 +596,20 @@ export class SqliteStore implements MemoryStore {
     return this.#sql("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'").get() !== undefined;
   }
 
+  /** False (health 503) once the file is known to be damaged; the call that found it says why in the log. */
   ping(): Promise<boolean> {
     return this.#run(() => this.#sql('SELECT 1 AS ok').get() !== undefined);
+  }
+
+  /** Told once when the file turns out to be damaged (the runtime logs it). */
+  onDamage(listener: (error: Error) => void): void {
+    this.#onDamage = listener;
+  }
+
+  #markDamaged(error: unknown): void {
+    if (this.#damage) return;
+    this.#damage = error instanceof Error ? error : new Error(String(error));
+    this.#onDamage?.(this.#damage);
   }
 
   /**
