@@ -14,7 +14,12 @@ export function scanMemories(pool: Pool, scan: MemoryScan, onPage: (page: ScanPa
     pool,
     async (client) => {
       const count = new Params();
-      const countFilter = scan.userId === undefined ? '' : `WHERE m.user_id = ${count.add(scan.userId)}`;
+      const scope = (params: Params) => [
+        ...(scan.userId === undefined ? [] : [`m.user_id = ${params.add(scan.userId)}`]),
+        ...(scan.appId === undefined ? [] : [`m.app_id = ${params.add(scan.appId)}`]),
+      ];
+      const counting = scope(count);
+      const countFilter = counting.length === 0 ? '' : `WHERE ${counting.join(' AND ')}`;
       const { rows: counted } = await client.query<CountRow>(`SELECT count(*) AS n FROM memories m ${countFilter}`, count.values);
       const total = Number(counted[0]?.n ?? 0);
       let done = 0;
@@ -22,7 +27,7 @@ export function scanMemories(pool: Pool, scan: MemoryScan, onPage: (page: ScanPa
       for (;;) {
         const p = new Params();
         const conditions = [
-          ...(scan.userId === undefined ? [] : [`m.user_id = ${p.add(scan.userId)}`]),
+          ...scope(p),
           ...(last === undefined ? [] : [`(m.created_at, m.id) > (${p.add(iso(last.created_at))}::timestamptz, ${p.add(last.id)})`]),
         ];
         const { rows } = await client.query<MemoryRow>(

@@ -9,14 +9,20 @@ import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
  * PostgreSQL; ids compare byte-wise on both.
  */
 export async function scanMemories(db: SqliteDatabase, scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
-  const user = scan.userId === undefined ? '' : 'm.user_id = @userId';
+  const user = [
+    ...(scan.userId === undefined ? [] : ['m.user_id = @userId']),
+    ...(scan.appId === undefined ? [] : ['m.app_id = @appId']),
+  ].join(' AND ');
   const from = `FROM memories m JOIN apps a ON a.id = m.app_id`;
   const order = `ORDER BY m.created_at, m.id LIMIT @limit`;
   const first = db.prepare(`SELECT ${MEMORY_COLUMNS} ${from} ${user ? `WHERE ${user}` : ''} ${order}`);
   const next = db.prepare(
     `SELECT ${MEMORY_COLUMNS} ${from} WHERE ${user ? `${user} AND` : ''} (m.created_at, m.id) > (@createdAt, @id) ${order}`,
   );
-  const filter = scan.userId === undefined ? {} : { userId: scan.userId };
+  const filter = {
+    ...(scan.userId === undefined ? {} : { userId: scan.userId }),
+    ...(scan.appId === undefined ? {} : { appId: scan.appId }),
+  };
   // Deferred: the snapshot starts with the first read and holds until the end.
   db.exec('BEGIN');
   try {
