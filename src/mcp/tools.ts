@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
 import { toolError } from './errors.js';
+import { ValidatedTools } from './validated-tools.js';
 import {
   forgetMemoryInput,
   forgetMemoryOutput,
@@ -60,19 +61,12 @@ function structured(value: Record<string, unknown>, text = JSON.stringify(value)
   return { content: [{ type: 'text', text }], structuredContent: value };
 }
 
-/** Runs a handler so that it never throws: every failure becomes an `isError` result. */
-async function guarded(logger: Logger, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (error) {
-    return toolError(error, logger);
-  }
-}
-
 export function registerMemoryTools(server: McpServer, context: ToolContext): void {
   const { service, caller, defaults, logger } = context;
+  // Handlers never throw: every failure, a bad argument included, becomes an `isError` result.
+  const tools = new ValidatedTools(server, (error) => toolError(error, logger));
 
-  server.registerTool(
+  tools.register(
     'store_memory',
     {
       title: 'Store a memory',
@@ -89,14 +83,13 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       // Adds a new memory each call: neither read-only, nor destructive, nor idempotent.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args) =>
-      guarded(logger, async () => {
-        const { result } = await service.store(caller, scoped(args, defaults, caller));
-        return structured(result);
-      }),
+    async (args) => {
+      const { result } = await service.store(caller, scoped(args, defaults, caller));
+      return structured(result);
+    },
   );
 
-  server.registerTool(
+  tools.register(
     'recall_memories',
     {
       title: 'Recall memories',
@@ -111,19 +104,18 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: recallMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ format, ...args }) =>
-      guarded(logger, async () => {
-        const result = await service.recall(caller, scoped(args, defaults, caller));
-        const text =
-          format === 'raw'
-            ? JSON.stringify(result.memories)
-            : // An empty string reads as a broken tool to a model; say plainly that nothing matched.
-              result.context || 'No memories matched this query.';
-        return structured(result, text);
-      }),
+    async ({ format, ...args }) => {
+      const result = await service.recall(caller, scoped(args, defaults, caller));
+      const text =
+        format === 'raw'
+          ? JSON.stringify(result.memories)
+          : // An empty string reads as a broken tool to a model; say plainly that nothing matched.
+            result.context || 'No memories matched this query.';
+      return structured(result, text);
+    },
   );
 
-  server.registerTool(
+  tools.register(
     'list_memories',
     {
       title: 'List memories',
@@ -135,10 +127,10 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: listMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) => guarded(logger, async () => structured(await service.list(caller, scoped(args, defaults, caller)))),
+    async (args) => structured(await service.list(caller, scoped(args, defaults, caller))),
   );
 
-  server.registerTool(
+  tools.register(
     'forget_memory',
     {
       title: 'Forget memories',
@@ -151,10 +143,9 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: forgetMemoryOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ id, ids }) =>
-      guarded(logger, async () => {
-        const result = ids === undefined ? await service.forget(caller, id) : await service.forgetMany(caller, { ids });
-        return structured(result);
-      }),
+    async ({ id, ids }) => {
+      const result = ids === undefined ? await service.forget(caller, id) : await service.forgetMany(caller, { ids });
+      return structured(result);
+    },
   );
 }
