@@ -5,7 +5,7 @@ import type { RateLimiter } from '../core/rate-limit.js';
 import type { MemoryService } from '../core/service.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
-import { errorHandler, notFound } from './middleware/errors.js';
+import { errorHandler, notFound, refuseHostless, refuseOptions } from './middleware/errors.js';
 import { mcpBody } from './middleware/mcp-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
@@ -31,9 +31,10 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  app.use(refuseHostless(), refuseOptions());
   app.use(healthRouter(deps.service));
 
-  const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
+  const guarded = [authenticate(deps.authenticator, deps.rateLimiter), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);
   app.use('/v1/memories', memoriesRouter(deps.service));
   if (deps.mcp) app.all('/mcp', ...guarded, mcpBody(deps.rateLimiter), deps.mcp);

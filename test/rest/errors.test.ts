@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type ErrorJson, type TestServer } from '../helpers/server.js';
+import { rawSocket } from '../reliability/support/http.js';
+import { startTestServer, TEST_KEY, type ErrorJson, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -52,5 +53,21 @@ describe('bodies that are not valid UTF-8', () => {
     expect(json.error.message).toMatch(/UTF-8/);
     const list = await server.call('/v1/memories?userId=bob%EF%BF%BD');
     expect(((await list.json()) as { total: number }).total).toBe(0);
+  });
+});
+
+describe('answers outside the routes keep the contract\u2019s shape', () => {
+  it('a request without a Host header is a JSON 400, not a bare one', async () => {
+    const res = await rawSocket(server.url, `GET /v1/memories?userId=a HTTP/1.1\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(res.text)).toEqual({ error: { code: 'invalid_json', message: 'The request has no Host header, which HTTP/1.1 requires.' } });
+  });
+
+  it.each(['/v1/memories', '/healthz', '/mcp', '/nope'])('OPTIONS %s is the JSON 404, not a plain-text list of methods', async (path) => {
+    const res = await server.call(path, { method: 'OPTIONS' });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(((await res.json()) as ErrorJson).error).toEqual({ code: 'not_found', message: `No route for OPTIONS ${path}.` });
   });
 });

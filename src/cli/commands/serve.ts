@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import { Authenticator } from '../../core/auth.js';
@@ -61,7 +61,13 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    // Without a Host header Node answered a bare 400 itself; the app answers it in the contract's shape instead.
+    const s = createServer({ requireHostHeader: false }, app);
+    s.once('error', reject);
+    s.listen(config.port, config.host, () => {
+      s.off('error', reject);
+      resolve(s);
+    });
   }).catch(async (error: unknown) => {
     await runtime.close();
     throw error;

@@ -42,6 +42,34 @@ function fromFramework(error: unknown): MemoryError | undefined {
   return undefined;
 }
 
+/**
+ * HTTP/1.1 requires a Host header. Node answered a request without one with a bare 400 before any of our code ran
+ * (the server now lets it through: see serve.ts); it gets the contract's error body here.
+ */
+export function refuseHostless(): RequestHandler {
+  return function refuseHostlessMiddleware(req, _res, next) {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      next(new MemoryError('invalid_json', 'The request has no Host header, which HTTP/1.1 requires.'));
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * No route takes OPTIONS (there is no CORS: browsers are not clients of this API). Express would answer it itself
+ * with a plain-text list of methods; it is the contract's JSON 404, like any other method a route does not take.
+ */
+export function refuseOptions(): RequestHandler {
+  return function refuseOptionsMiddleware(req, _res, next) {
+    if (req.method === 'OPTIONS') {
+      next(new MemoryError('not_found', `No route for ${req.method} ${req.path}.`));
+      return;
+    }
+    next();
+  };
+}
+
 /** Unknown routes and methods answer the contract's JSON 404, never express's HTML page. */
 export function notFound(): RequestHandler {
   return function notFoundHandler(req, _res, next) {
