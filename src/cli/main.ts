@@ -20,7 +20,8 @@ Usage:
   agent-memory keys list
   agent-memory keys revoke KEY_ID
   agent-memory backup PATH   an online copy of the SQLite file (on PostgreSQL use pg_dump)
-  agent-memory reembed [--model NAME]   rebuild every vector after changing the embedding model
+  agent-memory reembed [--model NAME] [--force]   rebuild every vector after changing the embedding model
+                     (--force: with the model that made them, after its files changed)
   agent-memory import FILE.jsonl|- [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
                      resumable (re-run skips what is in), bad lines reported and skipped (--strict: refuse the file)
   agent-memory export FILE.jsonl|- [--user-id ID] [--app-id SLUG]   every memory (of one user, of one app) as
@@ -58,6 +59,7 @@ const OPTIONS = {
   'app-id': { type: 'string' },
   batch: { type: 'string' },
   strict: { type: 'boolean' },
+  force: { type: 'boolean' },
   from: { type: 'string' },
   to: { type: 'string' },
   'mcp-sessions': { type: 'string' },
@@ -140,7 +142,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         return await exportCommand(runtimeConfig(values, env), sub, { userId: values['user-id'], appId: values['app-id'] }, out);
       }
       case 'reembed':
-        return await reembedCommand(runtimeConfig(values, env), out);
+        return await reembedCommand(runtimeConfig(values, env), out, { force: values.force === true });
       case 'copy': {
         if (!values.from || !values.to || sub !== undefined) {
           out.notice('Usage: agent-memory copy --from SQLITE_PATH|POSTGRES_URL --to SQLITE_PATH|POSTGRES_URL [--batch 500]');
