@@ -4,19 +4,21 @@
  * and prints recall@5, recall@10, hit@5, MRR@10 and nDCG@10 per category, what recall returns at the given
  * limit/minScore and at the defaults (5 / 0.7), and how often off-topic questions return nothing.
  *
+ *   npm run eval [-- --db DIR]           every set of the suite (tools/eval/suite.ts), one table
  *   npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH]
  *                   [--users a,b] [--off-topic FILE] [--model NAME] [--model-dir DIR]
  *
  * --db keeps the database (a second run with the same path skips the memories already stored); by default a
  * temporary database is used and removed. The run file has one line per query: {"id", "results": [dataset ids]}.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRuntime } from '../src/cli/runtime.js';
 import { loadEvalData } from './eval/dataset.js';
-import { evaluate, reportMarkdown } from './eval/evaluate.js';
+import { evaluate, reportMarkdown, suiteMarkdown, type SuiteFigures } from './eval/evaluate.js';
+import { defaultSuite, evalSetOf } from './eval/suite.js';
 import { readOffTopic } from './eval/off-topic.js';
 import { serviceRecall, storeMissing } from './eval/service-recall.js';
 
@@ -41,52 +43,71 @@ const { values } = parseArgs({
     'model-dir': { type: 'string' },
   },
 });
-if (values.data === undefined) {
-  console.error('usage: npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH | --database-url URL]');
-  process.exit(2);
-}
 const limit = numberOption('limit', values.limit, 10, 1, 100);
 if (!Number.isInteger(limit)) throw new Error('--limit must be an integer');
 const minScore = numberOption('min-score', values['min-score'], 0, 0, 1);
-
-const data = loadEvalData(values.data);
 const offTopic = readOffTopic(values['off-topic']);
-const tempDir = values.db === undefined ? mkdtempSync(join(tmpdir(), 'agent-memory-eval-')) : undefined;
-const dbPath = values.db ?? join(tempDir as string, 'eval.db');
 const started = Date.now();
 const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
 
-// The same construction as the server: store, model, embedding state, service with the default ranker.
-// --database-url runs the same evaluation on PostgreSQL (an empty database, or one this tool filled before).
-const databaseUrl = values['database-url'] ?? undefined;
-const runtime = await openRuntime({ dbPath, databaseUrl, model: values.model ?? 'use-lite', modelDir: values['model-dir'] });
-try {
-  const info = await runtime.modelReady;
-  console.error(`model ${info.model} (${info.dimension} dimensions) ready after ${seconds()} s; database ${runtime.location}`);
-  const stored = await storeMissing(runtime.service, data.memories, (done, total) =>
-    console.error(`  stored ${done}/${total} (${seconds()} s)`),
-  );
-  console.error(`${stored} memories stored, ${data.memories.length - stored} already there (${seconds()} s)`);
-  const storedAt = Date.now();
-
-  const report = await evaluate(data, serviceRecall(runtime.service), {
-    limit,
-    minScore,
-    offTopic,
-    users: values.users?.split(','),
-    onProgress: (done, total) => {
-      if (done % 500 === 0 || done === total) console.error(`  recall ${done}/${total} (${seconds()} s)`);
-    },
-  });
-  const recallSeconds = (Date.now() - storedAt) / 1000;
-
-  if (values.out !== undefined) {
-    writeFileSync(values.out, report.run.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    console.error(`run written to ${values.out}`);
+/** One folder through the real service: store what is missing, ask every question, report. */
+async function runSet(dir: string, exhaustive: boolean, db: string | undefined, print: boolean): Promise<SuiteFigures> {
+  const data = loadEvalData(dir);
+  const tempDir = db === undefined ? mkdtempSync(join(tmpdir(), 'agent-memory-eval-')) : undefined;
+  const dbPath = db ?? join(tempDir as string, 'eval.db');
+  // The same construction as the server: store, model, embedding state, service with the model's ranker.
+  // --database-url runs the same evaluation on PostgreSQL (an empty database, or one this tool filled before).
+  const databaseUrl = values['database-url'] ?? undefined;
+  const runtime = await openRuntime({ dbPath, databaseUrl, model: values.model ?? 'use-lite', modelDir: values['model-dir'] });
+  try {
+    const info = await runtime.modelReady;
+    console.error(`${dir}: model ${info.model} (${info.dimension} dimensions) ready after ${seconds()} s; database ${runtime.location}`);
+    const stored = await storeMissing(runtime.service, data.memories, (done, total) => console.error(`  stored ${done}/${total} (${seconds()} s)`));
+    console.error(`${stored} memories stored, ${data.memories.length - stored} already there (${seconds()} s)`);
+    const storedAt = Date.now();
+    const report = await evaluate(data, serviceRecall(runtime.service), {
+      limit,
+      minScore,
+      offTopic,
+      users: values.users?.split(','),
+      offTopicUsers: values.data === undefined ? 10 : undefined,
+      exhaustive,
+      onProgress: (done, total) => {
+        if (done % 500 === 0 || done === total) console.error(`  recall ${done}/${total} (${seconds()} s)`);
+      },
+    });
+    if (values.out !== undefined) {
+      writeFileSync(values.out, report.run.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      console.error(`run written to ${values.out}`);
+    }
+    if (print) {
+      console.log(reportMarkdown(report));
+      console.log(`\nEval time: ${seconds()} s in all, recall phase ${((Date.now() - storedAt) / 1000).toFixed(1)} s.`);
+    }
+    return report.suite;
+  } finally {
+    await runtime.close();
+    if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
   }
-  console.log(reportMarkdown(report));
-  console.log(`\nEval time: ${seconds()} s in all, recall phase ${recallSeconds.toFixed(1)} s.`);
-} finally {
-  await runtime.close();
-  if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
+}
+
+try {
+  if (values.data !== undefined) {
+    const set = evalSetOf(values.data);
+    await runSet(set.dir, set.exhaustive, values.db, true);
+  } else {
+    // The suite: every kind of memory at once, one table. --db DIR keeps one database a set (set.db) for re-runs.
+    const { sets, missing } = defaultSuite();
+    for (const dir of missing) console.error(`skipped (not found): ${dir}`);
+    if (values.db !== undefined) mkdirSync(values.db, { recursive: true });
+    const rows: { name: string; figures: SuiteFigures }[] = [];
+    for (const set of sets) {
+      rows.push({ name: set.name, figures: await runSet(set.dir, set.exhaustive, values.db === undefined ? undefined : join(values.db, `${set.name}.db`), false) });
+    }
+    console.log(suiteMarkdown(rows));
+    console.log(`\nEval time: ${seconds()} s.`);
+  }
+} catch (error) {
+  console.error(`eval: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
 }

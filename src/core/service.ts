@@ -21,8 +21,8 @@ import {
   type DeleteResult,
   type ListItem,
   type ListResult,
-  type MemoryView,
   type ListUsersResult,
+  type MemoryView,
   type RecallResult,
   type StoreResult,
 } from './schemas.js';

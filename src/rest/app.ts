@@ -11,8 +11,8 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { healthRouter } from './routes/health.js';
 import { memoriesRouter } from './routes/memories.js';
-import { openApiRouter } from './routes/openapi.js';
 import { usersRouter } from './routes/users.js';
+import { openApiRouter } from './routes/openapi.js';
 
 export interface AppDeps {
   service: MemoryService;
@@ -36,8 +36,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(healthRouter(deps.service));
-  app.use(openApiRouter());
   if (deps.consoleDir !== undefined) app.use('/console', consoleRouter(deps.consoleDir));
+  app.use(openApiRouter());
 
   const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);

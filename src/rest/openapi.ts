@@ -165,14 +165,6 @@ const OPERATIONS: Operation[] = [
     errors: [],
   },
   {
-    method: 'get',
-    path: '/v1/users',
-    summary: 'The users with memories in the apps the key can see, most recently active first',
-    query: listUsersInputSchema,
-    responses: { 200: { description: 'One page of users.', schema: listUsersResultSchema } },
-    errors: [...COMMON_ERRORS, 403],
-  },
-  {
     method: 'post',
     path: '/v1/memories',
     summary: 'Store a memory',
@@ -230,6 +222,14 @@ const OPERATIONS: Operation[] = [
     body: forgetManyInputSchema,
     responses: { 200: { description: 'How many of them were deleted (unknown or invisible ids are skipped).', schema: deleteResultSchema } },
     errors: [...COMMON_ERRORS, ...BODY_ERRORS],
+  },
+  {
+    method: 'get',
+    path: '/v1/users',
+    summary: 'The users with memories in the apps the key can see, with counts and newest memory date',
+    query: listUsersInputSchema,
+    responses: { 200: { description: 'One page of users.', schema: listUsersResultSchema } },
+    errors: [...COMMON_ERRORS, 403],
   },
   {
     method: 'get',
