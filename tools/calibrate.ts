@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { CALIBRATION_FILE } from '../src/core/ranking/calibration.js';
 import { createEmbedder } from '../src/embeddings/index.js';
 import { fitCalibration } from './calibration/fit.js';
-import { loadEvalData, usersOf, type EvalData } from './eval/dataset.js';
+import { firstUsers, loadEvalData } from './eval/dataset.js';
 import { readOffTopic } from './eval/off-topic.js';
 import { defaultSuite, evalSetOf } from './eval/suite.js';
 
@@ -28,10 +28,6 @@ const { values } = parseArgs({
   },
 });
 
-function firstUsers(data: EvalData, n: number): EvalData {
-  const keep = new Set(usersOf(data.memories).slice(0, n));
-  return { memories: data.memories.filter((m) => keep.has(m.userId)), queries: data.queries.filter((q) => keep.has(q.userId)) };
-}
 
 try {
   const model = values.model;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStoreOnly } from '../../src/cli/runtime.js';
 import type { ListResult, RecallResult, StoreResult } from '../../src/core/schemas.js';
 import { call, ok, tempDir } from './helpers.js';
+import { TOOL_NAMES } from './tool-names.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/agent-memory.js');
@@ -79,14 +80,7 @@ describe('agent-memory mcp (stdio)', () => {
   it('serves the tools to an SDK client, acting for --user-id', async () => {
     const { client, stderr } = await spawnClient(['--db', tmp.dbPath, '--user-id', 'u1']);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'forget_memory',
-      'get_memory',
-      'list_memories',
-      'recall_memories',
-      'store_memory',
-      'update_memory',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES]);
     const stored = ok<StoreResult>(await call(client, 'store_memory', { text: 'Priya is learning Japanese for a trip to Kyoto.' }));
     expect(stored.userId).toBe('u1');
     const recalled = ok<RecallResult>(await call(client, 'recall_memories', { query: 'Which language is Priya studying?', minScore: 0 }));

@@ -22,6 +22,7 @@ import {
 import { LOCAL_CALLER, type Caller } from '../../src/core/types.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { call, connectInMemory, errorOf, ok, openTestRuntime, textOf } from './helpers.js';
+import { TOOL_NAMES } from './tool-names.js';
 
 let runtime: Runtime;
 let closeRuntime: () => Promise<void>;
@@ -57,14 +58,7 @@ describe('tools/list', () => {
   it('lists exactly the six tools, with titles, honest annotations and both schemas', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual([
-      'forget_memory',
-      'get_memory',
-      'list_memories',
-      'recall_memories',
-      'store_memory',
-      'update_memory',
-    ]);
+    expect(Object.keys(byName).sort()).toEqual([...TOOL_NAMES]);
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();
       expect(tool.description?.length).toBeGreaterThan(100);

@@ -29,6 +29,7 @@ import type { ListResult, RecallResult, StoreResult } from '../../src/core/schem
 import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { TEST_KEY, type ErrorJson } from '../helpers/server.js';
 import { announcedUrl } from '../../tools/shared/listening.js';
+import { TOOL_NAMES } from '../mcp/tool-names.js';
 
 const CLI = new URL('./support/cli.ts', import.meta.url).pathname;
 
@@ -160,14 +161,7 @@ describe('two nodes on one PostgreSQL database', () => {
     await client.connect(transport);
     try {
       expect(transport.sessionId).toBeUndefined();
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
-        'forget_memory',
-        'get_memory',
-        'list_memories',
-        'recall_memories',
-        'store_memory',
-        'update_memory',
-      ]);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES]);
       const tool = async <T>(name: string, args: Record<string, unknown>): Promise<{ result: CallToolResult; data: T }> => {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
         return { result, data: result.structuredContent as T };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALIBRATION_FILE, resolveCalibration } from '../../src/core/ranking/calibration.js';
 import { createEmbedder, type Embedder } from '../../src/embeddings/index.js';
 import { fitCalibration } from '../../tools/calibration/fit.js';
-import { loadEvalData, usersOf } from '../../tools/eval/dataset.js';
+import { firstUsers, loadEvalData } from '../../tools/eval/dataset.js';
 import { writeTinyBert } from '../embeddings/fixtures/tiny-bert.js';
 
 // A second model through the same calibration path as USE-lite: fitted by the tool from labelled data, stored
@@ -35,9 +35,7 @@ describe('calibration of another model (the tiny test model)', () => {
   });
 
   it('fits one from labelled data, and the runtime then uses it', async () => {
-    const all = loadEvalData(PEOPLE);
-    const keep = new Set(usersOf(all.memories).slice(0, 2));
-    const data = { memories: all.memories.filter((m) => keep.has(m.userId)), queries: all.queries.filter((q) => keep.has(q.userId)) };
+    const data = firstUsers(loadEvalData(PEOPLE), 2);
     const calibration = await fitCalibration({ embedder, sets: [{ name: 'people', data }], offTopic: ['What is the capital of Mongolia?', 'How do I reset my router?'] });
     expect(calibration.model).toBe(MODEL);
     expect(calibration.cosineCeiling).toBeGreaterThan(calibration.cosineFloor);

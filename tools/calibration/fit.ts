@@ -9,7 +9,6 @@
  *   from "nothing" for unanswerable and off-topic ones (the mean of the two rates, highest first, then the
  *   higher threshold).
  */
-import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import type { ModelCalibration } from '../../src/core/ranking/calibration.js';
 import { HybridRanker, paramsFor } from '../../src/core/ranking/hybrid-ranker.js';
 import { dot } from '../../src/embeddings/vector.js';
@@ -17,8 +16,9 @@ import type { Embedder } from '../../src/embeddings/types.js';
 import { EmbeddingState } from '../../src/core/embedding-state.js';
 import { MemoryService } from '../../src/core/service.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
-import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import type { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { EvalData } from '../eval/dataset.js';
+import { datasetStore } from '../eval/dataset-store.js';
 import { DATASET_ID_KEY } from '../eval/service-recall.js';
 
 export interface FitInput {
@@ -46,28 +46,13 @@ export async function fitCalibration(input: FitInput): Promise<ModelCalibration>
 
   for (const { name, data } of input.sets) {
     input.onProgress?.(`${name}: embedding ${data.memories.length} memories`);
-    const store = SqliteStore.open({ path: ':memory:' });
-    await store.useModel(info);
-    const app = await store.ensureApp('default');
     const vectors = new Map<string, Float32Array>();
     for (let i = 0; i < data.memories.length; i += 32) {
       const batch = data.memories.slice(i, i + 32);
       const embedded = await input.embedder.embed(batch.map((m) => m.text), 'document');
-      for (const [j, m] of batch.entries()) {
-        const embedding = embedded[j] as Float32Array;
-        vectors.set(m.id, embedding);
-        await store.insertMemory({
-          id: newMemoryId(),
-          uuid: newUuid(),
-          userId: m.userId,
-          appId: app.id,
-          text: m.text,
-          metadata: { [DATASET_ID_KEY]: m.id },
-          createdAt: new Date(m.createdAt).toISOString(),
-          embedding,
-        });
-      }
+      batch.forEach((m, j) => vectors.set(m.id, embedded[j] as Float32Array));
     }
+    const store = await datasetStore(data.memories, info, (m) => vectors.get(m.id));
     const byUser = new Map<string, Float32Array[]>();
     for (const m of data.memories) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), vectors.get(m.id) as Float32Array]);
     for (const q of data.queries) {

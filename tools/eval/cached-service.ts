@@ -4,16 +4,15 @@
  * cache (a new query rewrite) are embedded once by the real model and cached.
  */
 import { EmbeddingState } from '../../src/core/embedding-state.js';
-import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import type { Ranker } from '../../src/core/ranking/types.js';
 import type { CandidateQuery, MemoryStore, WordMatchQuery } from '../../src/core/store.js';
 import { MemoryService } from '../../src/core/service.js';
 import { createEmbedder } from '../../src/embeddings/index.js';
 import type { EmbedKind, Embedder, EmbedderInfo } from '../../src/embeddings/types.js';
-import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import type { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { EvalMemory } from './dataset.js';
+import { datasetStore } from './dataset-store.js';
 import type { EmbedCache } from './embed-cache.js';
-import { DATASET_ID_KEY } from './service-recall.js';
 
 const INFO: EmbedderInfo = { model: 'use-lite', dimension: 512 };
 
@@ -42,25 +41,9 @@ export class CachedEmbedder implements Embedder {
   }
 }
 
-export async function cachedStore(memories: readonly EvalMemory[], cache: EmbedCache): Promise<SqliteStore> {
-  const store = SqliteStore.open({ path: ':memory:' });
-  await store.useModel(INFO);
-  const app = await store.ensureApp('default');
-  for (const m of memories) {
-    const embedding = cache.get(m.text);
-    if (embedding === undefined) throw new Error(`No cached embedding for ${m.id}; fill the cache first`);
-    await store.insertMemory({
-      id: newMemoryId(),
-      uuid: newUuid(),
-      userId: m.userId,
-      appId: app.id,
-      text: m.text,
-      metadata: { [DATASET_ID_KEY]: m.id },
-      createdAt: new Date(m.createdAt).toISOString(),
-      embedding,
-    });
-  }
-  return store;
+/** The data set's memories with their cached vectors (fill the cache first). */
+export function cachedStore(memories: readonly EvalMemory[], cache: EmbedCache): Promise<SqliteStore> {
+  return datasetStore(memories, INFO, (m) => cache.get(m.text));
 }
 
 /**

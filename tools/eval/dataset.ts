@@ -96,3 +96,10 @@ export function loadEvalData(dir: string): EvalData {
 export function usersOf(memories: readonly EvalMemory[]): string[] {
   return [...new Set(memories.map((m) => m.userId))];
 }
+
+/** Only the first `n` users' memories and queries (every user when `n` is undefined): quicker runs of a large set. */
+export function firstUsers(data: EvalData, n: number | undefined): EvalData {
+  if (n === undefined) return data;
+  const keep = new Set(usersOf(data.memories).slice(0, n));
+  return { memories: data.memories.filter((m) => keep.has(m.userId)), queries: data.queries.filter((q) => keep.has(q.userId)) };
+}

@@ -3,7 +3,7 @@
  * embeddings from a cache, on every set of the suite at once, in seconds per variant. Not the source of the
  * reported figures (`npm run eval` is: it stores through the real service).
  *
- *   node --import tsx tools/eval/tune.ts [--data DIR[,DIR...]] [--variants FILE.json] [--leaks N]
+ *   node --import tsx tools/eval/tune.ts [--data DIR[,DIR...]] [--variants FILE.json] [--max-users N]
  *
  * The first run embeds every memory with the real model into `.tmp/eval-embeddings.json` (git-ignored); query texts
  * the cache lacks are embedded on first use. The cache is keyed by text only and holds USE-lite vectors: delete it
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { HybridRanker, type RankerParams } from '../../src/core/ranking/hybrid-ranker.js';
 import { createEmbedder } from '../../src/embeddings/index.js';
 import { CachedEmbedder, cachedService, cachedStore, memoisedStore } from './cached-service.js';
-import { loadEvalData, usersOf, type EvalData } from './dataset.js';
+import { firstUsers, loadEvalData } from './dataset.js';
 import { EmbedCache } from './embed-cache.js';
 import { evaluate, suiteMarkdown, type SuiteFigures } from './evaluate.js';
 import { readOffTopic } from './off-topic.js';
@@ -34,11 +34,6 @@ const { values } = parseArgs({
 const sets = values.data === undefined ? defaultSuite().sets : values.data.split(',').map((dir) => evalSetOf(dir));
 const cache = new EmbedCache(values.cache);
 
-function firstUsers(data: EvalData, n: number | undefined): EvalData {
-  if (n === undefined) return data;
-  const keep = new Set(usersOf(data.memories).slice(0, n));
-  return { memories: data.memories.filter((m) => keep.has(m.userId)), queries: data.queries.filter((q) => keep.has(q.userId)) };
-}
 const loaded = [];
 for (const set of sets) {
   const data = firstUsers(loadEvalData(set.dir), values['max-users'] === undefined ? undefined : Number(values['max-users']));
