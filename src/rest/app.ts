@@ -6,7 +6,8 @@ import type { MemoryService } from '../core/service.js';
 import { consoleRouter } from './console.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
-import { errorHandler, notFound } from './middleware/errors.js';
+import { errorHandler, notFound, refuseHostless, refuseOptions } from './middleware/errors.js';
+import { mcpBody } from './middleware/mcp-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { healthRouter } from './routes/health.js';
@@ -35,15 +36,16 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  app.use(refuseHostless(), refuseOptions());
   app.use(healthRouter(deps.service));
   if (deps.consoleDir !== undefined) app.use('/console', consoleRouter(deps.consoleDir));
   app.use(openApiRouter());
 
-  const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
+  const guarded = [authenticate(deps.authenticator, deps.rateLimiter), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);
   app.use('/v1/memories', memoriesRouter(deps.service));
   app.use('/v1/users', usersRouter(deps.service));
-  if (deps.mcp) app.all('/mcp', ...guarded, deps.mcp);
+  if (deps.mcp) app.all('/mcp', ...guarded, mcpBody(deps.rateLimiter), deps.mcp);
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));
