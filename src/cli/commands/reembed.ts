@@ -17,13 +17,14 @@ export async function reembedCommand(config: RuntimeConfig, out: Output, options
   }
   const store = await openStoreOnly(config);
   // Rebuilding every vector with the model that made them is hours of work for nothing, unless the model's files
-  // changed under the same name: that takes --force.
+  // changed under the same name, or a PostgreSQL database keeping plain vectors moves onto pgvector: that takes --force.
   const current = await store.getModel();
   if (current?.model === config.model && options.force !== true) {
     await store.close();
     out.notice(
       `agent-memory reembed: the vectors were already made with "${config.model}"; nothing to do. Name another ` +
-        'model with --model, or add --force to rebuild them with the same one (after its files changed).',
+        'model with --model, or add --force to rebuild them with the same one (after its files changed, or to move ' +
+        'a PostgreSQL database from plain vectors onto pgvector).',
     );
     return 1;
   }
