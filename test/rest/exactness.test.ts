@@ -32,6 +32,19 @@ describe('metadata is kept exactly or refused', () => {
     expect(((await list.json()) as { total: number }).total).toBe(0);
   });
 
+  it('refuses the same on an update (PATCH), leaving the memory as it was', async () => {
+    const stored = (await (await storeRaw('{"userId":"exact-patch","text":"A fact to update.","metadata":{"n":1}}')).json()) as { id: string };
+    const res = await server.call(`/v1/memories/${stored.id}`, {
+      method: 'PATCH',
+      body: '{"metadata":{"n":12345678901234567890}}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as ErrorJson).error.details?.[0]?.path).toBe('metadata.n');
+    const read = await server.call(`/v1/memories/by-id/${stored.id}`);
+    expect(((await read.json()) as { metadata: unknown }).metadata).toEqual({ n: 1 });
+  });
+
   it('keeps the largest exact integers and ordinary numbers as sent', async () => {
     const metadata = '{"max":9007199254740991,"min":-9007199254740991,"f":0.1,"e":1.5e-300,"s":"12345678901234567890"}';
     const res = await storeRaw(`{"userId":"exact-ok","text":"A fact with big numbers.","metadata":${metadata}}`);
