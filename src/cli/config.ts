@@ -9,6 +9,8 @@ export interface RuntimeConfig {
   pgPoolSize?: number | undefined;
   model: string;
   modelDir: string | undefined;
+  /** Embedding worker threads (each a copy of the model); undefined sizes the pool from the cores. */
+  embedWorkers?: number | undefined;
   logLevel: LogLevel;
 }
 
@@ -49,6 +51,11 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return Number(raw);
 }
 
+/** An integer setting whose default is computed elsewhere (unset or empty: undefined). */
+function optionalInteger(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+  return raw === undefined || raw === '' ? undefined : integer(name, raw, min, min, max);
+}
+
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 export function runtimeConfig(flags: Flags, env: Env): RuntimeConfig {
@@ -61,6 +68,7 @@ export function runtimeConfig(flags: Flags, env: Env): RuntimeConfig {
     pgPoolSize: integer('MEMORY_PG_POOL', env.MEMORY_PG_POOL, DEFAULTS.pgPoolSize, 1, 1000),
     model: text(flags.model) ?? env.MEMORY_EMBED_MODEL ?? DEFAULTS.model,
     modelDir: text(flags['model-dir']) ?? env.MEMORY_MODEL_DIR,
+    embedWorkers: optionalInteger('MEMORY_EMBED_WORKERS', text(flags['embed-workers']) ?? env.MEMORY_EMBED_WORKERS, 1, 64),
     logLevel: level as LogLevel,
   };
 }

@@ -35,6 +35,8 @@ Common options:
                      pool size env MEMORY_PG_POOL, default 10)
   --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
+  --embed-workers N  embedding worker threads, each with its own copy of the model (env
+                     MEMORY_EMBED_WORKERS, default one per core, at most 8)
   --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
   --user-id ID       MCP: the user that tool calls without a userId act for (env MEMORY_USER_ID)
   --app-id SLUG      MCP: the app that tool calls without an appId use (env MEMORY_APP_ID)
@@ -48,6 +50,7 @@ const OPTIONS = {
   db: { type: 'string' },
   'database-url': { type: 'string' },
   model: { type: 'string' },
+  'embed-workers': { type: 'string' },
   'model-dir': { type: 'string' },
   'log-level': { type: 'string' },
   port: { type: 'string' },

@@ -25,7 +25,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'modelDir'>;
+export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers'>;
 
 /**
  * Opens the database and starts loading the model in the background. The service answers list and delete at
@@ -34,7 +34,7 @@ export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'mode
 export async function openRuntime(config: RuntimeOptions, logger?: Logger): Promise<Runtime> {
   const backend = await openBackend(config, logger);
   const { store } = backend;
-  const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir });
+  const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir, workers: config.embedWorkers });
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
     return info;

@@ -3,6 +3,7 @@
  * model in a worker thread and returns unit-length vectors.
  */
 import type { Embedder } from './types.js';
+import { defaultWorkerCount } from './embed-pool.js';
 import { WorkerEmbedder } from './worker-embedder.js';
 
 export type { EmbedKind, Embedder, EmbedderInfo } from './types.js';
@@ -15,6 +16,8 @@ export interface CreateEmbedderOptions {
   model?: string | undefined;
   /** Directory holding `<org>/<name>/…` for a transformers.js model; no network is used when set. Unused by use-lite. */
   modelDir?: string | undefined;
+  /** Embedding worker threads, each with a copy of the model; default one per core, at most 8 (embed-pool.ts). */
+  workers?: number | undefined;
 }
 
 /** Creates an embedder without loading anything: the model loads on `ready()` (or the first `embed()`). */
@@ -24,5 +27,6 @@ export function createEmbedder(options: CreateEmbedderOptions = {}): Embedder {
     model,
     provider: model === DEFAULT_EMBEDDING_MODEL ? 'use-lite' : 'transformers',
     modelDir: options.modelDir,
+    workers: options.workers ?? defaultWorkerCount(),
   });
 }

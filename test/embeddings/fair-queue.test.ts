@@ -39,13 +39,15 @@ describe('FairQueue', () => {
 });
 
 const open: WorkerEmbedder[] = [];
+/** These tests are about the queue: each long text stays one item (chunking has tests of its own). */
+const UNCHUNKED = 16_000;
 afterEach(async () => {
   await Promise.all(open.splice(0).map((e) => e.close()));
 });
 
 describe('WorkerEmbedder shares the model fairly between callers', () => {
   it('one caller\u2019s 24 long queries do not stall another caller\u2019s short one', async () => {
-    const e = new WorkerEmbedder({ model: 'scripted', provider: 'transformers', spawn: scriptedSpawner().spawn });
+    const e = new WorkerEmbedder({ model: 'scripted', provider: 'transformers', spawn: scriptedSpawner().spawn, maxChunkChars: UNCHUNKED });
     open.push(e);
     await e.ready();
     const long = (i: number) => `heavy:${i}${' '.repeat(16_000)}`;
@@ -63,7 +65,7 @@ describe('WorkerEmbedder shares the model fairly between callers', () => {
   });
 
   it('a caller\u2019s bulk documents do not hold up a query', async () => {
-    const e = new WorkerEmbedder({ model: 'scripted', provider: 'transformers', spawn: scriptedSpawner().spawn });
+    const e = new WorkerEmbedder({ model: 'scripted', provider: 'transformers', spawn: scriptedSpawner().spawn, maxChunkChars: UNCHUNKED });
     open.push(e);
     await e.ready();
     const bulk = e.embed(Array.from({ length: 10 }, (_, i) => `heavy:${i}${' '.repeat(4_000)}`), 'document', 'import');

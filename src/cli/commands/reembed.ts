@@ -28,7 +28,7 @@ export async function reembedCommand(config: RuntimeConfig, out: Output, options
     );
     return 1;
   }
-  const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir });
+  const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir, workers: config.embedWorkers });
   const progress = createProgress({ label: 'reembed' });
   try {
     const started = performance.now();

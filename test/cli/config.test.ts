@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, runtimeConfig } from '../../src/cli/config.js';
+import { defaultWorkerCount, MAX_DEFAULT_WORKERS } from '../../src/embeddings/embed-pool.js';
+
+describe('embedding workers setting', () => {
+  it('takes --embed-workers before MEMORY_EMBED_WORKERS, and leaves the default to the cores when neither is set', () => {
+    expect(runtimeConfig({ 'embed-workers': '3' }, { MEMORY_EMBED_WORKERS: '2' }).embedWorkers).toBe(3);
+    expect(runtimeConfig({}, { MEMORY_EMBED_WORKERS: '2' }).embedWorkers).toBe(2);
+    expect(runtimeConfig({}, { MEMORY_EMBED_WORKERS: '' }).embedWorkers).toBeUndefined();
+    expect(runtimeConfig({}, {}).embedWorkers).toBeUndefined();
+    expect(defaultWorkerCount()).toBeGreaterThanOrEqual(1);
+    expect(defaultWorkerCount()).toBeLessThanOrEqual(MAX_DEFAULT_WORKERS);
+  });
+
+  it('refuses a count that is not an integer from 1 to 64, naming the setting', () => {
+    for (const bad of ['0', '65', '1.5', 'two', '-1']) {
+      expect(() => runtimeConfig({ 'embed-workers': bad }, {})).toThrow(ConfigError);
+    }
+    expect(() => runtimeConfig({}, { MEMORY_EMBED_WORKERS: 'x' })).toThrow('MEMORY_EMBED_WORKERS must be an integer from 1 to 64, not "x".');
+  });
+});

@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { chunkTexts, splitText } from '../../src/embeddings/chunks.js';
+import { EmbedPool, type EmbedPoolOptions } from '../../src/embeddings/embed-pool.js';
+import { scriptedSpawner } from './fixtures/scripted-worker.js';
+
+// The pool's sharing, ordering, failures and chunking against scripted workers (no model): deterministic, and no
+// assertion depends on how long anything takes.
+
+const open: EmbedPool[] = [];
+function pool(options: Partial<EmbedPoolOptions> = {}) {
+  const spawner = scriptedSpawner();
+  const p = new EmbedPool({ model: 'scripted', provider: 'transformers', workers: 2, spawn: spawner.spawn, ...options });
+  open.push(p);
+  return { p, started: spawner.started };
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.close()));
+});
+
+/** The first component of each vector: the number the scripted worker was asked to embed. */
+const ids = (vectors: Float32Array[]) => vectors.map((v) => v[0]);
+
+/** Records the order in which promises settle (fulfilled or rejected). */
+function settleOrder(named: Record<string, Promise<unknown>>): Promise<string[]> {
+  const order: string[] = [];
+  return Promise.allSettled(Object.entries(named).map(([name, promise]) => promise.finally(() => order.push(name)))).then(() => order);
+}
+
+describe('EmbedPool', () => {
+  it('starts one worker per slot and is ready once every worker has loaded', async () => {
+    const { p, started } = pool({ workers: 3 });
+    await expect(p.ready()).resolves.toEqual({ model: 'scripted', dimension: 3 });
+    expect(started()).toBe(3);
+    expect(p.size).toBe(3);
+  });
+
+  it('shares one call between the idle workers (64 texts go as 2 x 32) and reassembles it in order', async () => {
+    const { p } = pool();
+    await p.ready();
+    const texts = Array.from({ length: 64 }, (_, i) => String(i));
+    const vectors = await p.embed(texts, 'document');
+    expect(ids(vectors)).toEqual(texts.map(Number));
+    // Each worker embedded one batch of 32: [n, batch size, that worker's batch number].
+    expect(new Set(vectors.map((v) => v[1]))).toEqual(new Set([32]));
+    expect(new Set(vectors.map((v) => v[2]))).toEqual(new Set([1]));
+  });
+
+  it('gives a query the next free worker, ahead of documents queued before it', async () => {
+    const { p } = pool({ maxBatchSize: 1 });
+    await p.ready();
+    // Both workers busy with a slow document each; then a bulk caller queues four documents and a reader a query.
+    const busy = [p.embed(['slow:1'], 'document', 'a'), p.embed(['slow:2'], 'document', 'b')];
+    await new Promise((r) => setImmediate(r));
+    const bulk = [3, 4, 5, 6].map((n) => p.embed([String(n)], 'document', 'bulk'));
+    const query = p.embed(['7'], 'query', 'reader');
+    const order = await settleOrder({ query, ...Object.fromEntries(bulk.map((promise, i) => [`document ${i + 3}`, promise])) });
+    // The query went to the first worker to free up; at most the document taken by the other one settles before it.
+    expect(order.indexOf('query')).toBeLessThanOrEqual(1);
+    await Promise.all(busy);
+  });
+
+  it('a crash fails only the crashed worker\u2019s batch; queued calls go on with the other worker; the next call restarts it', async () => {
+    const { p, started } = pool({ maxBatchSize: 1 });
+    await p.ready();
+    // A caller new to the queue goes first, so issued in reverse: worker 1 takes "slow:0", worker 2 "crash", "8" waits.
+    const queued = p.embed(['8'], 'document', 'c');
+    const crashing = p.embed(['crash'], 'document', 'b');
+    const slow = p.embed(['slow:0'], 'document', 'a');
+    await expect(crashing).rejects.toThrow(/crashed \(exit code 3\); the next request restarts it/);
+    expect(ids(await slow)).toEqual([0]);
+    expect(ids(await queued)).toEqual([8]);
+    expect(started()).toBe(2);
+    expect(ids(await p.embed(['6'], 'document'))).toEqual([6]);
+    expect(started()).toBe(3);
+    await expect(p.ready()).resolves.toEqual({ model: 'scripted', dimension: 3 });
+  });
+
+  it('a batch error fails only its calls; the pool keeps working', async () => {
+    const { p } = pool();
+    await p.ready();
+    const [failed, fine] = await Promise.allSettled([p.embed(['throw'], 'document', 'a'), p.embed(['4'], 'document', 'b')]);
+    expect(failed.status).toBe('rejected');
+    expect(fine.status === 'fulfilled' && ids(fine.value)).toEqual([4]);
+    expect(ids(await p.embed(['5'], 'query'))).toEqual([5]);
+  });
+
+  it('a load failure in any worker fails the pool for good', async () => {
+    const { p, started } = pool({ model: 'fail-load' });
+    const pending = p.embed(['1'], 'document');
+    await expect(p.ready()).rejects.toThrow('Could not load embedding model "fail-load": scripted load failure');
+    await expect(pending).rejects.toThrow(/scripted load failure/);
+    await expect(p.embed(['1'], 'query')).rejects.toThrow(/scripted load failure/);
+    expect(started()).toBe(2);
+  });
+
+  it('close() rejects queued calls and later ones', async () => {
+    const { p } = pool();
+    await p.ready();
+    const pending = expect(p.embed(['slow:1', 'slow:2', '3'], 'document')).rejects.toThrow(/closed/);
+    await p.close();
+    await pending;
+    await expect(p.embed(['1'], 'document')).rejects.toThrow(/closed/);
+  });
+
+  it('embeds a text longer than a chunk in pieces and returns one unit vector, their length-weighted mean', async () => {
+    const { p } = pool({ workers: 1, maxChunkChars: 2 });
+    const [vector] = await p.embed(['1 2 3'], 'document');
+    const pieces = splitText('1 2 3', 2);
+    expect(pieces).toEqual(['1 ', '2 ', '3']);
+    // The scripted worker's vectors: [n, batch size 3, batch 1], weighted by each piece's length.
+    const sum = [0, 0, 0];
+    for (const piece of pieces) [Number(piece), 3, 1].forEach((x, d) => (sum[d] = (sum[d] ?? 0) + x * piece.length));
+    const norm = Math.hypot(...sum);
+    expect([...(vector ?? [])].map((x) => x.toFixed(5))).toEqual(sum.map((x) => (x / norm).toFixed(5)));
+  });
+});
+
+describe('chunks', () => {
+  it('keeps short texts whole and cuts long ones at a space in the second half of the window', () => {
+    expect(splitText('short', 10)).toEqual(['short']);
+    expect(splitText('aaaa bbbb cccc', 10)).toEqual(['aaaa bbbb', ' cccc']);
+    // No space late enough: cut hard at the limit.
+    expect(splitText('a bbbbbbbbbbbb', 10)).toEqual(['a bbbbbbbb', 'bbbb']);
+    // Blank pieces carry nothing to embed.
+    expect(splitText(`x${' '.repeat(30)}`, 10)).toEqual([`x${' '.repeat(9)}`]);
+  });
+
+  it('maps pieces back to their texts; a text of blanks still gets its one vector', () => {
+    const plan = chunkTexts(['aaaa bbbb cccc', '   ', 'z'], 10);
+    expect(plan.pieces).toEqual(['aaaa bbbb', ' cccc', '   ', 'z']);
+    const out = plan.combine([Float32Array.of(1, 0), Float32Array.of(0, 1), Float32Array.of(0.6, 0.8), Float32Array.of(1, 0)]);
+    expect(out).toHaveLength(3);
+    const first = out[0] as Float32Array;
+    expect(Math.hypot(...first)).toBeCloseTo(1, 5);
+    expect((first[0] ?? 0) / (first[1] ?? 1)).toBeCloseTo(9 / 5, 5);
+    expect([...(out[1] as Float32Array)]).toEqual([...Float32Array.of(0.6, 0.8)]);
+    expect(() => plan.combine([Float32Array.of(1, 0)])).toThrow(/Fewer vectors than chunks/);
+  });
+});
