@@ -161,9 +161,14 @@ export class MemoryService {
     return app ? { appId: app.id } : undefined;
   }
 
-  async #appForStore(caller: Caller, appRef: string | undefined): Promise<App> {
+  /** The app a store writes to; a key bound to another app is refused at once (before any model work). */
+  #appForStore(caller: Caller, appRef: string | undefined): Promise<App> {
     const ref = appRef ?? caller.boundApp?.slug ?? DEFAULT_APP_SLUG;
     this.#assertAllowed(caller, ref);
+    return this.#findOrCreateApp(ref);
+  }
+
+  async #findOrCreateApp(ref: string): Promise<App> {
     if (isUuid(ref)) {
       const app = await this.storage.findApp(ref);
       if (!app) {
@@ -196,8 +201,9 @@ export class MemoryService {
       if (earlier) return replay(earlier.requestHash, requestHash, earlier.response);
     }
 
-    const app = await this.#appForStore(caller, params.appId);
-    const [embedding] = await this.embeddings.embed([params.text], 'document', ownerKey);
+    // The app is resolved (a database round trip on PostgreSQL) while the model embeds, not before it.
+    const appLookup = this.#appForStore(caller, params.appId);
+    const [app, [embedding]] = await Promise.all([appLookup, this.embeddings.embed([params.text], 'document', ownerKey)]);
     if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
     const memory = {
       id: newMemoryId(),

@@ -329,8 +329,11 @@ export class SqliteStore implements MemoryStore {
 
   /** The oldest live memory of the user and app with this duplicate key, other than the memory `exceptRowid`. */
   #liveDuplicate(userId: string, appId: string, key: string, exceptRowid: number | null): MemoryRecord | undefined {
+    // INDEXED BY: left to itself, the planner walked the user's (user_id, app_id, created_at) index to avoid sorting
+    // and checked the text key of every memory of the user: 36 ms of every store at 100,000 memories (the profile in
+    // the bench report), against well under a millisecond through the text key.
     const row = this.#sql(
-        `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+        `SELECT ${MEMORY_COLUMNS} FROM memories m INDEXED BY memories_text_key JOIN apps a ON a.id = m.app_id
          WHERE m.user_id = ? AND m.app_id = ? AND m.text_key = ? AND m.rowid IS NOT ?
            AND (m.expires_at IS NULL OR m.expires_at > ?)
          ORDER BY m.created_at, m.id LIMIT 1`,

@@ -1,0 +1,97 @@
+/**
+ * Where a server's time goes, from V8's sampling profiler rather than a guess: the bench starts `agent-memory serve`
+ * with `--cpu-prof` (one .cpuprofile per thread: the main thread and each embedding worker), sends it recalls or
+ * stores, stops it, and sums the main thread's samples by what they were doing (SQLite, HTTP, validation, ...) and
+ * by function. The model runs in the workers, so what is left on the main thread is everything but the model.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface ProfileShare {
+  name: string;
+  ms: number;
+}
+
+export interface ProfileSummary {
+  /** Wall time the profile covers and, of it, the time the thread was busy (not idle). */
+  wallMs: number;
+  busyMs: number;
+  categories: ProfileShare[];
+  functions: ProfileShare[];
+}
+
+/** What a sample's own function belongs to, from its source file: the part of the server that spent the time. */
+function category(node: ProfileNode): string {
+  const { functionName, url } = node.callFrame;
+  if (functionName === '(idle)') return 'idle';
+  if (functionName === '(garbage collector)') return 'garbage collection';
+  if (functionName === '(program)') return 'V8 and native code outside JavaScript';
+  if (functionName === 'postMessage') return 'postMessage (to and from the embedding workers)';
+  if (/better-sqlite3/.test(url)) return 'better-sqlite3 wrappers';
+  if (/node_modules\/(pg|pg-protocol|pg-pool)\//.test(url)) return 'PostgreSQL client (pg)';
+  if (/\/(src|dist)\/storage\//.test(url)) return 'storage: SQL and its code (src/storage; native SQLite time counts here)';
+  if (/\/(src|dist)\/core\/ranking\//.test(url)) return 'ranking (src/core/ranking)';
+  if (/node_modules\/zod\/|\/(src|dist)\/core\/(validation|schemas|exact-json|metadata-fields)/.test(url)) return 'validation (zod, schemas)';
+  if (/\/(src|dist)\/embeddings\//.test(url)) return 'embedding queue (src/embeddings, main thread)';
+  if (/\/(src|dist)\/core\//.test(url)) return 'service (src/core)';
+  if (/node_modules\/(express|router|body-parser|raw-body|iconv-lite|send|finalhandler|on-finished|qs|type-is|content-type)\/|\/(src|dist)\/(rest|mcp)\//.test(url)) {
+    return 'HTTP (express, src/rest)';
+  }
+  if (/^node:/.test(url) || url === '') return 'Node.js runtime (http, streams, timers, JSON)';
+  if (/node_modules\/@modelcontextprotocol\//.test(url)) return 'MCP SDK';
+  return 'other';
+}
+
+/** Sums one .cpuprofile by category and by function (self time, from the sample time deltas). */
+export function summarizeProfile(file: string, top = 12): ProfileSummary {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const categories = new Map<string, number>();
+  const functions = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    // A sample's delta is the time since the previous one: it belongs to the previous sample, V8's convention aside,
+    // the difference is one interval in thousands.
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    if (node === undefined) return;
+    const name = category(node);
+    categories.set(name, (categories.get(name) ?? 0) + ms);
+    if (name === 'idle') return;
+    const where = node.callFrame.url.replace(/^.*\/(node_modules|src|dist)\//, '$1/');
+    const key = `${node.callFrame.functionName || '(anonymous)'} ${where ? `(${where}:${node.callFrame.lineNumber + 1})` : ''}`.trim();
+    functions.set(key, (functions.get(key) ?? 0) + ms);
+  });
+  const sorted = (map: Map<string, number>) => [...map].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
+  const wallMs = (profile.endTime - profile.startTime) / 1000;
+  return {
+    wallMs,
+    busyMs: wallMs - (categories.get('idle') ?? 0),
+    categories: sorted(categories).filter((c) => c.name !== 'idle'),
+    functions: sorted(functions).slice(0, top),
+  };
+}
+
+/** The profiles written to `dir`: the main thread's is the biggest that is not a worker's (workers profile too). */
+export function profileFiles(dir: string): { main: string | undefined; workers: string[] } {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => join(dir, name));
+  // Node names each file CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; the main thread is thread 0.
+  const main = files.find((file) => /\.\d+\.0\.\d+\.cpuprofile$/.test(file));
+  return { main, workers: files.filter((file) => file !== main).sort((a, b) => statSync(b).size - statSync(a).size) };
+}
