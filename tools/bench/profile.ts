@@ -4,8 +4,11 @@
  * stores, stops it, and sums the main thread's samples by what they were doing (SQLite, HTTP, validation, ...) and
  * by function. The model runs in the workers, so what is left on the main thread is everything but the model.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildTarget } from './backends.js';
+import { BENCH_KEY, startServerChild, type CliCommand } from './children.js';
 
 interface ProfileNode {
   id: number;
@@ -94,4 +97,69 @@ export function profileFiles(dir: string): { main: string | undefined; workers: 
   // Node names each file CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; the main thread is thread 0.
   const main = files.find((file) => /\.\d+\.0\.\d+\.cpuprofile$/.test(file));
   return { main, workers: files.filter((file) => file !== main).sort((a, b) => statSync(b).size - statSync(a).size) };
+}
+
+export interface ServerProfile {
+  kind: 'recall' | 'store';
+  requests: number;
+  /** Median of the requests while profiled (the profiler slows them a little). */
+  medianMs: number;
+  main: ProfileSummary;
+  /** Busy time of the embedding workers (the model), summed over them. */
+  workersBusyMs: number;
+}
+
+export interface ProfileInput {
+  cli: CliCommand;
+  target: ChildTarget;
+  userId: string;
+  queries: readonly string[];
+  texts: readonly string[];
+  rounds: number;
+}
+
+/** Profiles a server on the set twice, once sending recalls and once stores; see the file comment. */
+export async function profileServer(input: ProfileInput): Promise<ServerProfile[]> {
+  const out: ServerProfile[] = [];
+  for (const kind of ['recall', 'store'] as const) {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-bench-prof-'));
+    try {
+      const cli = { ...input.cli, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...input.cli.args] };
+      const server = await startServerChild(cli, input.target);
+      const times: number[] = [];
+      try {
+        for (let round = 0; round < input.rounds; round++) {
+          for (const [i, query] of input.queries.entries()) {
+            const body =
+              kind === 'recall'
+                ? { userId: input.userId, query, limit: 10, minScore: 0 }
+                : { userId: input.userId, text: `${input.texts[i % input.texts.length] ?? ''} (profiled ${round}.${i})` };
+            const started = performance.now();
+            const res = await fetch(`${server.url}/v1/memories${kind === 'recall' ? '/recall' : ''}`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${BENCH_KEY}`, 'Content-Type': 'application/json' },
+              body: JSON.stringify(body),
+            });
+            await res.arrayBuffer();
+            times.push(performance.now() - started);
+          }
+        }
+      } finally {
+        await server.stop();
+      }
+      const files = profileFiles(dir);
+      if (files.main === undefined) throw new Error(`no profile of the server's main thread in ${dir}`);
+      times.sort((a, b) => a - b);
+      out.push({
+        kind,
+        requests: times.length,
+        medianMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+        main: summarizeProfile(files.main),
+        workersBusyMs: files.workers.reduce((sum, file) => sum + summarizeProfile(file).busyMs, 0),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return out;
 }
