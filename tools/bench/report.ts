@@ -106,7 +106,7 @@ export function render(r: ReportInput): string {
   out.push('');
   out.push(
     `Run ${new Date().toISOString()} in ${seconds(r.totalSeconds)} on ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ` +
-      `${mib(totalmem())} RAM, Node ${process.version}, embedding model use-lite (${MODEL_DIMENSION} dimensions, in worker threads: the server's pool sized from the cores unless `--embed-workers` says otherwise).`,
+      `${mib(totalmem())} RAM, Node ${process.version}, embedding model use-lite (${MODEL_DIMENSION} dimensions, in worker threads: the server's pool sized from the cores unless \`--embed-workers\` says otherwise).`,
   );
   out.push('');
   out.push(`Machine load (1/5/15 min): ${r.envStart.load} at the start, ${r.envEnd.load} at the end. The machine is shared: figures are medians, and the ratios (measured interleaved, query by query) are steadier than the absolute times.`);
