@@ -36,7 +36,7 @@ Common options:
   --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
   --embed-workers N  embedding worker threads, each with its own copy of the model (env
-                     MEMORY_EMBED_WORKERS, default one per core, at most 8)
+                     MEMORY_EMBED_WORKERS; default one per core, at most 8; mcp over stdio: 1)
   --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
   --user-id ID       MCP: the user that tool calls without a userId act for (env MEMORY_USER_ID)
   --app-id SLUG      MCP: the app that tool calls without an appId use (env MEMORY_APP_ID)

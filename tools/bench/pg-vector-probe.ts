@@ -10,6 +10,7 @@
  * `explain` says what the planner does when left to itself, as in recall.
  */
 import { query, withTransaction, type Pool, type PoolClient } from '../../src/storage/postgres/connection.js';
+import { nearestIds } from '../../src/storage/postgres/exact-scan.js';
 import { vectorLiteral } from '../../src/storage/postgres/vector-index.js';
 import type { VectorProbe, VectorQuery } from './backends.js';
 
@@ -81,5 +82,23 @@ export function pgVectorProbe(pool: Pool, iterativeScan: boolean): VectorProbe {
         ? `Left to itself, the planner also takes the HNSW index for this query (${HNSW_INDEX}).`
         : "Left to itself, the planner would not take the HNSW index for this query at this size: it sorts the user's rows.";
     },
+  };
+}
+
+/**
+ * Without pgvector (plain bytea vectors) there is one path: every vector of the user read and compared in the node,
+ * with the store's own comparison (exact-scan.ts), as recall does in that mode. `index` and `exact` are the same.
+ */
+export function plainVectorProbe(pool: Pool): VectorProbe {
+  return {
+    async search(q) {
+      const { rows } = await query<{ id: string; embedding: Buffer }>(pool, 'SELECT id, embedding FROM memories WHERE user_id = $1', [q.userId]);
+      return nearestIds(rows, q.embedding, q.k);
+    },
+    async targetKeys() {
+      const { rows } = await query<{ id: string }>(pool, "SELECT id FROM memories WHERE metadata->>'externalId' IS NOT NULL");
+      return new Set(rows.map((r) => r.id));
+    },
+    explain: () => Promise.resolve('Without pgvector there is no index: both paths are the same exact scan in the node.'),
   };
 }

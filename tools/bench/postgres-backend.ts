@@ -4,7 +4,8 @@
  * in-process store and the builder reach a set through the URL with `options=-c search_path=<schema>,<pgvector's
  * schema>`, which PostgreSQL applies to each connection. The schemas are dropped at the end, also when the run
  * fails (kept with `--keep`). If pgvector is installed on the server but not enabled in the database, the bench
- * enables it (as `agent-memory serve` would) and drops it again at the end.
+ * enables it (as `agent-memory serve` would) and drops it again at the end. A server without pgvector is measured
+ * as the store runs there: plain vectors (bytea), each recall an exact scan of the user's vectors in the node.
  *
  * PGlite serves every connection from one session and ignores startup options: there the bench sets that
  * session's search_path itself before each phase (SetTarget.activate), and never serves two sets at once.
@@ -18,12 +19,13 @@ import { PgStore } from '../../src/storage/postgres/pg-store.js';
 import { maskDatabaseUrl } from '../../src/storage/postgres/url.js';
 import type { BenchBackend, BackendText, SetTarget } from './backends.js';
 import { connect, IDENTIFIER, inspectServer, withSearchPath, type PgServerFacts } from './pg-server.js';
-import { EXACT_SCAN_LIMIT, pgVectorProbe } from './pg-vector-probe.js';
+import { EXACT_SCAN_LIMIT, pgVectorProbe, plainVectorProbe } from './pg-vector-probe.js';
 import { count, mib } from './stats.js';
 
 const LOAD_STATEMENT_TIMEOUT_MS = 60 * 60_000;
 
-const TEXT: BackendText = {
+/** The report's wording; `plain`: no pgvector on the server, vectors kept as bytea and scanned exactly in the node. */
+const text = (plain: boolean): BackendText => ({
   title: ' on PostgreSQL',
   perSet:
     'one process per set, each set in a schema of its own (the URL given to the process as DATABASE_URL, which is ' +
@@ -33,38 +35,42 @@ const TEXT: BackendText = {
     'connections), then ANALYZE of the set (not timed), as autovacuum would soon do; the servers then connect normally.',
   sizeColumn: 'tables + indexes',
   sizePer100k: 'tables and indexes per 100,000 (pg_total_relation_size)',
-  indexPath:
-    'the HNSW index (pgvector, cosine; forced, with sorting disabled; ef_search and iterative scan as recall sets them for ' +
-    `users over ${count(EXACT_SCAN_LIMIT)} memories)`,
-  vectorAlone:
-    `vector search alone (the query recall runs for this user: an exact scan up to ${count(EXACT_SCAN_LIMIT)} memories, the HNSW ` +
-    'index above; timed with the bench\'s own copy of that SQL)',
+  indexPath: plain
+    ? 'no index: without pgvector every vector of the user is read (bytea) and compared in the node, so the "fast path" is the exact scan'
+    : 'the HNSW index (pgvector, cosine; forced, with sorting disabled; ef_search and iterative scan as recall sets them for ' +
+      `users over ${count(EXACT_SCAN_LIMIT)} memories)`,
+  vectorAlone: plain
+    ? "vector search alone (without pgvector: every vector of the user read as bytea and compared in the node, as recall's plain mode does)"
+    : `vector search alone (the query recall runs for this user: an exact scan up to ${count(EXACT_SCAN_LIMIT)} memories, the HNSW ` +
+      'index above; timed with the bench\'s own copy of that SQL)',
   wordSide: "each term's newest memories by tsvector (GIN)",
   mcpArgs: '--database-url <set>',
   rss: 'server resident memory (RSS of the agent-memory process, incl. model; the database server\'s not included)',
-};
+});
 
 interface Context {
   url: string;
   admin: pg.Client;
   facts: PgServerFacts;
-  vectorSchema: string;
+  /** pgvector's schema; undefined on a server without pgvector (plain vectors). */
+  vectorSchema: string | undefined;
   schemas: Set<string>;
 }
 
 function setTarget(ctx: Context, schema: string): SetTarget {
-  const url = withSearchPath(ctx.url, [schema, ctx.vectorSchema]);
+  const path = ctx.vectorSchema === undefined ? [schema] : [schema, ctx.vectorSchema];
+  const url = withSearchPath(ctx.url, path);
   const iterative = ctx.facts.pgvector?.iterativeScan ?? false;
   return {
     name: schema,
     child: { args: [], env: { DATABASE_URL: url } },
     async activate() {
       if (!ctx.facts.sharedSession) return;
-      await ctx.admin.query("SELECT set_config('search_path', $1, false)", [`${schema}, ${ctx.vectorSchema}`]);
+      await ctx.admin.query("SELECT set_config('search_path', $1, false)", [path.join(', ')]);
     },
     async open() {
       const store = await PgStore.open(url);
-      return { store, vectors: pgVectorProbe(store.pool, iterative) };
+      return { store, vectors: ctx.vectorSchema === undefined ? plainVectorProbe(store.pool) : pgVectorProbe(store.pool, iterative) };
     },
     openForLoad: () => PgStore.open(url, { poolSize: 2, statementTimeoutMs: LOAD_STATEMENT_TIMEOUT_MS }),
     async afterLoad() {
@@ -86,10 +92,13 @@ function setTarget(ctx: Context, schema: string): SetTarget {
   };
 }
 
-/** pgvector, enabled if the server has it; returns its schema and whether the bench enabled it. */
-async function ensurePgvector(ctx: Omit<Context, 'vectorSchema' | 'schemas'>): Promise<{ schema: string; created: boolean }> {
+/**
+ * pgvector, enabled if the server has it; returns its schema and whether the bench enabled it, or no schema when the
+ * server has no pgvector: the store then keeps plain vectors, as `agent-memory serve` would on that server.
+ */
+async function ensurePgvector(ctx: Omit<Context, 'vectorSchema' | 'schemas'>): Promise<{ schema: string | undefined; created: boolean }> {
   if (ctx.facts.pgvector) return { schema: ctx.facts.pgvector.schema, created: false };
-  if (!ctx.facts.pgvectorAvailable) throw new Error(`pgvector is not installed on ${maskDatabaseUrl(ctx.url)}: install it (0.8 or later).`);
+  if (!ctx.facts.pgvectorAvailable) return { schema: undefined, created: false };
   // In the server's default schema (usually public), not in a set's schema, whose drop would take it along.
   await ctx.admin.query('CREATE EXTENSION vector');
   const facts = await inspectServer(ctx.url, ctx.admin);
@@ -102,7 +111,7 @@ function describe(ctx: Context, prefix: string, databaseBytes: number): string[]
   const f = ctx.facts;
   const vector = f.pgvector
     ? `pgvector ${f.pgvector.version} (0.8 or later: ${f.pgvector.iterativeScan ? 'yes' : '**no**, large users may get fewer candidates'})`
-    : 'pgvector missing';
+    : 'no pgvector on this server: plain vectors (bytea), every recall scans the user\'s vectors exactly in the node';
   const lines = [
     `Backend: PostgreSQL at ${maskDatabaseUrl(ctx.url)}: server_version ${f.serverVersion}, ${vector}; \`version()\`: ${f.version}. ` +
       `Each set in a schema of its own (\`${prefix}_*\`) in the database ${f.database}, dropped at the end unless \`--keep\`; ` +
@@ -132,12 +141,12 @@ export async function postgresBackend(url: string): Promise<BenchBackend> {
       );
     }
     const vector = await ensurePgvector({ url, admin, facts });
-    if (!IDENTIFIER.test(vector.schema)) throw new Error(`pgvector's schema "${vector.schema}" is not a plain identifier.`);
+    if (vector.schema !== undefined && !IDENTIFIER.test(vector.schema)) throw new Error(`pgvector's schema "${vector.schema}" is not a plain identifier.`);
     const ctx: Context = { url, admin, facts, vectorSchema: vector.schema, schemas: new Set() };
     const prefix = `bench_${randomBytes(3).toString('hex')}`;
     return {
       kind: 'postgres',
-      text: TEXT,
+      text: text(vector.schema === undefined),
       concurrentSets: !facts.sharedSession,
       async create(name) {
         const schema = `${prefix}_${name}`;

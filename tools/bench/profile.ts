@@ -60,17 +60,45 @@ function category(node: ProfileNode): string {
   return 'other';
 }
 
-/** Sums one .cpuprofile by category and by function (self time, from the sample time deltas). */
-export function summarizeProfile(file: string, top = 12): ProfileSummary {
+/** A pause this long with the thread idle marks the end of start-up and warm-up (see `profileServer`). */
+export const MARK_PAUSE_MS = 2_500;
+
+/** The first sample after the last idle stretch of at least `MARK_PAUSE_MS * 0.8` (0 when there is none). */
+function afterMark(profile: CpuProfile, byId: Map<number, ProfileNode>): number {
+  let start = 0;
+  let idleSince = -1;
+  let idleMs = 0;
+  profile.samples.forEach((id, i) => {
+    const idle = byId.get(id)?.callFrame.functionName === '(idle)';
+    if (!idle) {
+      if (idleSince >= 0 && idleMs >= MARK_PAUSE_MS * 0.8) start = i;
+      idleSince = -1;
+      idleMs = 0;
+      return;
+    }
+    if (idleSince < 0) idleSince = i;
+    idleMs += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+  });
+  return start;
+}
+
+/**
+ * Sums one .cpuprofile by category and by function (self time, from the sample time deltas). `fromMark`: only the
+ * samples after the marking pause, leaving out start-up (module loading, the model's load) and warm-up.
+ */
+export function summarizeProfile(file: string, top = 12, fromMark = false): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const categories = new Map<string, number>();
   const functions = new Map<string, number>();
+  const first = fromMark ? afterMark(profile, byId) : 0;
+  let wallMs = 0;
   profile.samples.forEach((id, i) => {
+    if (i < first) return;
     const node = byId.get(id);
-    // A sample's delta is the time since the previous one: it belongs to the previous sample, V8's convention aside,
-    // the difference is one interval in thousands.
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    // timeDeltas[i] is the time from the previous sample to this one; the time until the next is this sample's.
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    wallMs += ms;
     if (node === undefined) return;
     const name = category(node);
     categories.set(name, (categories.get(name) ?? 0) + ms);
@@ -80,7 +108,6 @@ export function summarizeProfile(file: string, top = 12): ProfileSummary {
     functions.set(key, (functions.get(key) ?? 0) + ms);
   });
   const sorted = (map: Map<string, number>) => [...map].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
-  const wallMs = (profile.endTime - profile.startTime) / 1000;
   return {
     wallMs,
     busyMs: wallMs - (categories.get('idle') ?? 0),
@@ -118,6 +145,22 @@ export interface ProfileInput {
   rounds: number;
 }
 
+/** One recall of `query`, or one store of a new text; returns its time in milliseconds. */
+async function send(url: string, kind: 'recall' | 'store', r: { userId: string; query: string; texts: readonly string[]; i: number; round: number }): Promise<number> {
+  const body =
+    kind === 'recall'
+      ? { userId: r.userId, query: r.query, limit: 10, minScore: 0 }
+      : { userId: r.userId, text: `${r.texts[Math.max(0, r.i) % r.texts.length] ?? ''} (profiled ${r.round}.${r.i})` };
+  const started = performance.now();
+  const res = await fetch(`${url}/v1/memories${kind === 'recall' ? '/recall' : ''}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${BENCH_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  return performance.now() - started;
+}
+
 /** Profiles a server on the set twice, once sending recalls and once stores; see the file comment. */
 export async function profileServer(input: ProfileInput): Promise<ServerProfile[]> {
   const out: ServerProfile[] = [];
@@ -128,21 +171,11 @@ export async function profileServer(input: ProfileInput): Promise<ServerProfile[
       const server = await startServerChild(cli, input.target);
       const times: number[] = [];
       try {
+        // Warm-up, then a pause that marks where the measured requests start in the profile.
+        for (const [j, query] of input.queries.slice(0, 5).entries()) await send(server.url, kind, { ...input, query, i: j, round: -1 });
+        await new Promise((resolve) => setTimeout(resolve, MARK_PAUSE_MS));
         for (let round = 0; round < input.rounds; round++) {
-          for (const [i, query] of input.queries.entries()) {
-            const body =
-              kind === 'recall'
-                ? { userId: input.userId, query, limit: 10, minScore: 0 }
-                : { userId: input.userId, text: `${input.texts[i % input.texts.length] ?? ''} (profiled ${round}.${i})` };
-            const started = performance.now();
-            const res = await fetch(`${server.url}/v1/memories${kind === 'recall' ? '/recall' : ''}`, {
-              method: 'POST',
-              headers: { Authorization: `Bearer ${BENCH_KEY}`, 'Content-Type': 'application/json' },
-              body: JSON.stringify(body),
-            });
-            await res.arrayBuffer();
-            times.push(performance.now() - started);
-          }
+          for (const [i, query] of input.queries.entries()) times.push(await send(server.url, kind, { ...input, query, i, round }));
         }
       } finally {
         await server.stop();
@@ -154,8 +187,8 @@ export async function profileServer(input: ProfileInput): Promise<ServerProfile[
         kind,
         requests: times.length,
         medianMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
-        main: summarizeProfile(files.main),
-        workersBusyMs: files.workers.reduce((sum, file) => sum + summarizeProfile(file).busyMs, 0),
+        main: summarizeProfile(files.main, 12, true),
+        workersBusyMs: files.workers.reduce((sum, file) => sum + summarizeProfile(file, 12, true).busyMs, 0),
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -54,7 +54,8 @@ export function mcpConfig(flags: Flags, env: Env): McpConfig {
  */
 export async function mcpCommand(config: McpConfig, io: { stdin?: Readable; stdout?: Writable } = {}): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
-  const runtime = await openRuntime(config, logger);
+  // One agent's calls come one at a time: a single worker (one copy of the model, ~120 MiB) unless told otherwise.
+  const runtime = await openRuntime({ ...config, embedWorkers: config.embedWorkers ?? 1 }, logger);
   runtime.modelReady.then(
     (info) => logger.info('model ready', { model: info.model, dimension: info.dimension }),
     (error: unknown) => logger.error('model unavailable: store and recall answer unavailable', errorFields(error)),
