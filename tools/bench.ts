@@ -29,6 +29,7 @@ import { importJsonl } from '../src/cli/commands/import.js';
 import { EmbeddingState } from '../src/core/embedding-state.js';
 import { pickWordCandidates } from '../src/core/ranking/word-candidates.js';
 import { HybridRanker } from '../src/core/ranking/hybrid-ranker.js';
+import { MemoryError } from '../src/core/errors.js';
 import { MemoryService } from '../src/core/service.js';
 import { LOCAL_CALLER } from '../src/core/types.js';
 import { createEmbedder } from '../src/embeddings/index.js';
@@ -54,7 +55,7 @@ import { profileServer, type ServerProfile } from './bench/profile.js';
 import { measureScaling, storesPerSecond } from './bench/scaling.js';
 import { measureStoreSplit } from './bench/store-split.js';
 import { buildFilterSet, measureFilters, type FilterResult } from './bench/filters.js';
-import { render, type ExactCheck, type PeerRow, type RecallRow, type TimeSplit } from './bench/report.js';
+import { render, type UnservedSet, type ExactCheck, type PeerRow, type RecallRow, type TimeSplit } from './bench/report.js';
 import { postgresBackend } from './bench/postgres-backend.js';
 import { sqliteBackend } from './bench/sqlite-backend.js';
 import { findPostgresBinaries, startRealPostgres, type RealPostgres } from './shared/postgres-cluster.js';
@@ -275,6 +276,7 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
   ];
   const builtSets = new Map<number, BuiltSet>();
   let profiles: ServerProfile[] = [];
+  const unserved: UnservedSet[] = [];
   // The smallest set's server stays up until the multi-user set is measured, to compare them in the same minutes.
   let reference: { server: ServerChild; spec: (typeof specs)[number]; times: number[] } | undefined;
   const timeSplits: TimeSplit[] = [];
@@ -296,6 +298,21 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
     await store.useModel(info);
     const service = new MemoryService({ store, embeddings, ranker });
     const userFor = (i: number) => (spec.users === 1 ? `${spec.userPrefix}0` : `${spec.userPrefix}${(i * 7919) % spec.users}`);
+    // A set the backend cannot serve (PostgreSQL without pgvector: a large user's exact scan outlasts the 5 s
+    // statement timeout, and recall answers 503) is reported as such instead of ending the run.
+    const first = await service.recall(LOCAL_CALLER, { userId: userFor(0), query: data.warmup[0] ?? 'warm-up', limit: 10, minScore: 0 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (first !== undefined) {
+      if (!(first instanceof MemoryError) || first.code !== 'unavailable') throw first;
+      unserved.push({ label: spec.label, memories: spec.users * spec.perUser, reason: first.message });
+      log(`recall ${spec.label}: not served (${first.message})`);
+      await server.stop();
+      await store.close();
+      if (!options.keep) await set.remove();
+      continue;
+    }
     const httpTimes: number[] = [];
     const inTimes: number[] = [];
     const embedTimes: number[] = [];
@@ -582,12 +599,11 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
   if (PLAN.filterRows > 0) {
     const set = await backend.create('filters');
     await set.activate();
-    const loading = await set.openForLoad();
-    await buildFilterSet(loading, PLAN.filterRows);
-    await loading.close();
-    await set.afterLoad();
-    const { store } = await set.open();
+    // With the load settings (on PostgreSQL a long statement timeout), as `npm run bench:filters` measures.
+    const store = await set.openForLoad();
     try {
+      await buildFilterSet(store, PLAN.filterRows);
+      await set.afterLoad();
       filters = { rows: PLAN.filterRows, result: await measureFilters(store) };
     } finally {
       await store.close();
@@ -618,6 +634,7 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
     profiles,
     filters,
     rows,
+    unserved,
     exact,
     timeSplits,
     sameWindow,

@@ -97,6 +97,8 @@ export interface SpeedTargetInput {
   modelRate: number;
   scaling: readonly ScalingPoint[];
   cpus: number;
+  /** Sets the backend could not serve. */
+  unserved: ReadonlyArray<{ label: string; memories: number; reason: string }>;
   /** MCP round trips at the smallest set, with that set's query embedding median. */
   mcp: { recall: number; store: number; queryEmbed: number; size: number } | undefined;
 }
@@ -104,6 +106,9 @@ export interface SpeedTargetInput {
 /** The issue's table: each figure, its target, met / not met. A "near-linear" target is read as >= 0.85x per core. */
 export function speedTargets(t: SpeedTargetInput): string[][] {
   const rows: string[][] = [];
+  for (const u of t.unserved) {
+    if (u.memories >= (t.largest?.memories ?? 0)) rows.push([`recall median over HTTP, ${u.label}`, `not served: ${u.reason}`, '< 25 ms and <= 1.4x the embedding', verdict(false)]);
+  }
   if (t.largest) {
     const { http, embed, memories } = t.largest;
     rows.push([

@@ -25,6 +25,13 @@ export interface RecallRow {
   build: BuiltSet;
 }
 
+/** A set whose recall the backend could not serve (e.g. past the statement timeout), with the error it gave. */
+export interface UnservedSet {
+  label: string;
+  memories: number;
+  reason: string;
+}
+
 export interface ExactCheck {
   recall10: number;
   recall50: number;
@@ -81,6 +88,7 @@ export interface ReportInput {
   profiles: ServerProfile[];
   filters: { rows: number; result: FilterResult } | undefined;
   rows: RecallRow[];
+  unserved: UnservedSet[];
   exact: ExactCheck;
   timeSplits: TimeSplit[];
   sameWindow: { label: string; http: Summary } | undefined;
@@ -182,6 +190,7 @@ export function render(r: ReportInput): string {
     ),
   );
   out.push('');
+  for (const u of r.unserved) out.push(`**${u.label}: not served.** One recall in process answered "${u.reason}"; the set was not measured.`, '');
   if (r.exact.n > 0) {
     out.push(
       `Vector search at ${count(r.exact.memories)} memories in one user (k = ${r.exact.k}, what recall asks the store for), ` +
@@ -333,6 +342,7 @@ export function render(r: ReportInput): string {
       modelRate: r.modelRate,
       scaling: r.scaling,
       cpus: r.plan.cpus,
+      unserved: r.unserved,
       mcp: r.mcp && smallest ? { recall: r.mcp.recall.median, store: r.mcp.store.median, queryEmbed: smallest.embed.median, size: smallest.memories } : undefined,
     }),
   );
