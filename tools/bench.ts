@@ -55,7 +55,7 @@ import { profileServer, type ServerProfile } from './bench/profile.js';
 import { measureScaling, storesPerSecond } from './bench/scaling.js';
 import { measureStoreSplit } from './bench/store-split.js';
 import { buildFilterSet, measureFilters, type FilterResult } from './bench/filters.js';
-import { render, type UnservedSet, type ExactCheck, type PeerRow, type RecallRow, type TimeSplit } from './bench/report.js';
+import { render, type McpFigures, type UnservedSet, type ExactCheck, type PeerRow, type RecallRow, type TimeSplit } from './bench/report.js';
 import { postgresBackend } from './bench/postgres-backend.js';
 import { sqliteBackend } from './bench/sqlite-backend.js';
 import { findPostgresBinaries, startRealPostgres, type RealPostgres } from './shared/postgres-cluster.js';
@@ -545,7 +545,7 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
   }
 
   // 6. MCP over stdio: ours (agent-memory mcp) and the reference, round trips on the smallest set (1,000 memories).
-  let mcp: { recall: Summary; store: Summary; peerSearch: Summary | undefined; peerStore: Summary | undefined } | undefined;
+  let mcp: McpFigures | undefined;
   let mcpError: string | undefined;
   if (!options.mcp) mcpError = 'skipped (--no-mcp)';
   else if (!hasMcpCommand()) mcpError = 'n/a (MCP not available)';
@@ -558,12 +558,25 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
       ours = await startOurMcp(cli, set.child, 'single-0');
       const recallTimes: number[] = [];
       const storeTimesMcp: number[] = [];
+      // The bare embedding of each call's text, right after the call, for the ratios (the same minutes).
+      const queryEmbeds: number[] = [];
+      const textEmbeds: number[] = [];
+      const timed = async (into: number[], run: () => Promise<unknown>) => {
+        const s = performance.now();
+        await run();
+        into.push(performance.now() - s);
+      };
       for (const query of data.warmup) await ours.call('recall_memories', { query });
       for (let i = 0; i < PLAN.mcpRecalls; i++) {
-        recallTimes.push((await ours.call('recall_memories', { query: (data.queries[i % data.queries.length] as BenchQuery).query })).ms);
+        const query = (data.queries[i % data.queries.length] as BenchQuery).query;
+        recallTimes.push((await ours.call('recall_memories', { query })).ms);
+        await timed(queryEmbeds, () => embedder.embed([query], 'query'));
       }
       for (let i = 0; i < PLAN.mcpStores; i++) {
-        storeTimesMcp.push((await ours.call('store_memory', { text: texts[i % texts.length] as string })).ms);
+        // A text of its own: the set already holds the filler sentences, and a duplicate is answered without the model.
+        const text = `${texts[i % texts.length] ?? ''} (mcp ${i})`;
+        storeTimesMcp.push((await ours.call('store_memory', { text })).ms);
+        await timed(textEmbeds, () => embedder.embed([text], 'document'));
       }
       let peerSearch: Summary | undefined;
       let peerStore: Summary | undefined;
@@ -584,7 +597,7 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
           await peer.close();
         }
       }
-      mcp = { recall: summarize(recallTimes), store: summarize(storeTimesMcp), peerSearch, peerStore };
+      mcp = { recall: summarize(recallTimes), store: summarize(storeTimesMcp), queryEmbed: summarize(queryEmbeds), textEmbed: summarize(textEmbeds), peerSearch, peerStore };
       log(`MCP: recall_memories ${ms(mcp.recall.median)}, store_memory ${ms(mcp.store.median)}`);
     } catch (error) {
       mcpError = `n/a (MCP not available: ${error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 120) : String(error)})`;

@@ -94,13 +94,13 @@ export interface SpeedTargetInput {
   peerSearch: number | undefined;
   split: StoreSplit;
   throughput: number;
-  modelRate: number;
+  clients: number;
   scaling: readonly ScalingPoint[];
   cpus: number;
   /** Sets the backend could not serve. */
   unserved: ReadonlyArray<{ label: string; memories: number; reason: string }>;
   /** MCP round trips at the smallest set, with that set's query embedding median. */
-  mcp: { recall: number; store: number; queryEmbed: number; size: number } | undefined;
+  mcp: { recall: number; store: number; queryEmbed: number; textEmbed: number; size: number } | undefined;
 }
 
 /** The issue's table: each figure, its target, met / not met. A "near-linear" target is read as >= 0.85x per core. */
@@ -129,9 +129,17 @@ export function speedTargets(t: SpeedTargetInput): string[][] {
   const store = t.split.http.median;
   const embedText = t.split.embedding.median;
   rows.push(['single store over HTTP, median', `${ms(store)} = ${ratio(store / embedText)} the embedding of its text (${ms(embedText)})`, '<= 1.4x the embedding of its text', verdict(store <= 1.4 * embedText)]);
-  rows.push(['sustained stores, 8 clients', `${rate(t.throughput)} vs the model's batch throughput ${rate(t.modelRate)}`, ">= the model's batch throughput", verdict(t.throughput >= 0.95 * t.modelRate)]);
   const one = t.scaling[0];
   const top = t.scaling[t.scaling.length - 1];
+  if (top) {
+    // The top of the scaling curve: the stores and the model through a pool of the same size, in the same minute.
+    rows.push([
+      `sustained stores, ${t.clients} clients, ${top.workers} workers`,
+      `${rate(top.stores)} vs the model's batch throughput through the same pool ${rate(top.model)} (store phase: ${rate(t.throughput)})`,
+      ">= the model's batch throughput",
+      verdict(top.stores >= 0.95 * top.model),
+    ]);
+  }
   if (one && top) {
     const gain = top.import / one.import;
     const want = top.workers <= 2 ? 1.7 : 0.85 * top.workers;
@@ -145,15 +153,15 @@ export function speedTargets(t: SpeedTargetInput): string[][] {
   if (t.mcp) {
     rows.push([
       `MCP stdio round trip at ${count(t.mcp.size)}: recall`,
-      `${ms(t.mcp.recall)} = ${ratio(t.mcp.recall / t.mcp.queryEmbed)} the query embedding (${ms(t.mcp.queryEmbed)})`,
+      `${ms(t.mcp.recall)} = ${ratio(t.mcp.recall / t.mcp.queryEmbed)} the query embedding (${ms(t.mcp.queryEmbed)}, measured after each call)`,
       '<= 1.3x the embedding',
       verdict(t.mcp.recall <= 1.3 * t.mcp.queryEmbed),
     ]);
     rows.push([
       `MCP stdio round trip at ${count(t.mcp.size)}: store`,
-      `${ms(t.mcp.store)} = ${ratio(t.mcp.store / embedText)} the embedding of a text (${ms(embedText)})`,
+      `${ms(t.mcp.store)} = ${ratio(t.mcp.store / t.mcp.textEmbed)} the embedding of its text (${ms(t.mcp.textEmbed)}, measured after each call)`,
       '<= 1.5x the embedding',
-      verdict(t.mcp.store <= 1.5 * embedText),
+      verdict(t.mcp.store <= 1.5 * t.mcp.textEmbed),
     ]);
   }
   return rows;

@@ -25,6 +25,16 @@ export interface RecallRow {
   build: BuiltSet;
 }
 
+/** MCP stdio round trips, with the bare embedding of each call's text measured right after it. */
+export interface McpFigures {
+  recall: Summary;
+  store: Summary;
+  queryEmbed: Summary;
+  textEmbed: Summary;
+  peerSearch: Summary | undefined;
+  peerStore: Summary | undefined;
+}
+
 /** A set whose recall the backend could not serve (e.g. past the statement timeout), with the error it gave. */
 export interface UnservedSet {
   label: string;
@@ -96,7 +106,7 @@ export interface ReportInput {
   sameWindowSkipped: string | undefined;
   peerRows: PeerRow[];
   peerError: string | undefined;
-  mcp: { recall: Summary; store: Summary; peerSearch: Summary | undefined; peerStore: Summary | undefined } | undefined;
+  mcp: McpFigures | undefined;
   mcpError: string | undefined;
 }
 
@@ -339,11 +349,13 @@ export function render(r: ReportInput): string {
       peerSearch: largestPeer?.search.median,
       split: r.storeSplit,
       throughput: r.throughput,
-      modelRate: r.modelRate,
+      clients: r.plan.clients,
       scaling: r.scaling,
       cpus: r.plan.cpus,
       unserved: r.unserved,
-      mcp: r.mcp && smallest ? { recall: r.mcp.recall.median, store: r.mcp.store.median, queryEmbed: smallest.embed.median, size: smallest.memories } : undefined,
+      mcp: r.mcp && smallest
+        ? { recall: r.mcp.recall.median, store: r.mcp.store.median, queryEmbed: r.mcp.queryEmbed.median, textEmbed: r.mcp.textEmbed.median, size: smallest.memories }
+        : undefined,
     }),
   );
   out.push('Further checks:');
