@@ -45,6 +45,7 @@ import {
   startOurMcp,
   startPeer,
   startServerChild,
+  stopServerChildren,
   type McpChild,
   type ServerChild,
 } from './bench/children.js';
@@ -149,6 +150,7 @@ async function main(): Promise<void> {
       await backend.close(options.keep);
     }
   } finally {
+    await stopServerChildren();
     await server?.stop();
   }
   if (!options.keep) rmSync(work, { recursive: true, force: true });

@@ -106,17 +106,28 @@ export async function startServerChild(cli: CliCommand, set: ChildTarget): Promi
     await new Promise((r) => setTimeout(r, 200));
   }
   const pid = child.pid as number;
-  return {
+  const server: ServerChild = {
     url,
     pid,
     memory: () => processMemory(pid),
     async stop() {
+      running.delete(server);
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited(child);
       clearTimeout(timer);
     },
   };
+  running.add(server);
+  return server;
+}
+
+/** The servers started and not yet stopped. */
+const running = new Set<ServerChild>();
+
+/** Stops every server still running: after a failed run, a server left up would keep the bench from exiting. */
+export async function stopServerChildren(): Promise<void> {
+  await Promise.all([...running].map((server) => server.stop()));
 }
 
 export interface McpChild {
