@@ -1,11 +1,13 @@
 /**
  * `npm run bench [-- --quick] [--keep] [--out FILE] [--data DIR] [--no-peer] [--no-mcp] [--sizes N,N,...] [--multi-users N]
- *   [--database-url postgres://...]`
+ *   [--cpus N] [--filter-rows N] [--database-url postgres://... | --postgres-server]`
  *
  * Speed and scale of agent-memory, side by side with the reference MCP memory server, in one run: store latency
  * and throughput, bulk import, recall latency at 1,000 to 100,000 memories in one user and 1,000,000 over 1,000
  * users (over HTTP, in process, and the bare query embedding), memory and disk per 100,000 memories, MCP stdio
- * round trips, and recall quality against `@modelcontextprotocol/server-memory`. Prints a markdown report and
+ * round trips, and recall quality against `@modelcontextprotocol/server-memory`; and for speed (issue 19) the store's time
+ * split into its parts, the embedding pool's scaling (1, 2, ... --cpus workers), a CPU profile of a server's recall and
+ * store, the filters at 100,000, and each speed target with met / not met. Prints a markdown report and
  * writes it to bench-results/latest.md. Not part of `npm test`; about 10 minutes on 2 cores (`--quick`: ~3).
  *
  * `--sizes` sets the single-user sizes (e.g. `1000,10000`; the reference server runs those up to 100,000) and
