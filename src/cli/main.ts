@@ -31,7 +31,7 @@ Common options:
   --db PATH          SQLite database file (env MEMORY_DB_PATH, default ./data/memory.db)
   --database-url URL PostgreSQL instead of SQLite: postgres://user:pass@host/db (env DATABASE_URL;
                      pool size env MEMORY_PG_POOL, default 10)
-  --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite)
+  --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite; hash: no model, for tests)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
   --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
   --user-id ID       MCP: the user that tool calls without a userId act for (env MEMORY_USER_ID)
