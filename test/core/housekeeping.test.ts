@@ -136,6 +136,17 @@ describe('MemoryService housekeeping: expired Idempotency-Key claims and expired
     await vi.waitFor(() => expect(logger.warnings).toEqual(['idempotency pruning failed; it runs again later']));
   });
 
+  it('counts ttlSeconds from the instant the memory is stamped with, even on a clock that moves between reads', async () => {
+    // Every read of this clock is 1 ms later: a ttl taken from a second reading would come out 1 ms long.
+    let now = Date.now();
+    const memories = service(store, () => new Date(now++));
+    const { result } = await memories.store(LOCAL_CALLER, { userId: 'u', text: 'door code 4711', ttlSeconds: 1 });
+    const stored = await memories.get(LOCAL_CALLER, result.id);
+    expect(Date.parse(stored.expiresAt ?? '') - Date.parse(stored.createdAt)).toBe(1_000);
+    const updated = await memories.update(LOCAL_CALLER, result.id, { ttlSeconds: 5 });
+    expect(Date.parse(updated.expiresAt ?? '') - Date.parse(updated.updatedAt)).toBe(5_000);
+  });
+
   it('purges expired memories in the background, riding on traffic, and hides them before that', async () => {
     let now = Date.now();
     const memories = service(store, () => new Date(now));
