@@ -49,7 +49,11 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: UNIT } },
       { extends: true, test: { name: 'adapters', include: ADAPTERS } },
       { extends: true, test: { name: 'backends', include: BACKENDS } },
-      { extends: true, test: { name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: END_TO_END_EXCLUDE } },
+      {
+        extends: true,
+        // Builds dist/ when missing or stale, once, before the tests that spawn the compiled CLI.
+        test: { name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: END_TO_END_EXCLUDE, globalSetup: ['test/helpers/built.ts'] },
+      },
     ],
   },
 });

@@ -315,7 +315,8 @@ export class MemoryService {
     const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
     const memories = this.#ranker
       .rank(params.query, plan, candidates)
-      .filter((s) => s.score >= params.minScore)
+      // On the score as reported (4 decimals): a memory answered with 0.8055 must pass minScore 0.8055.
+      .filter((s) => roundScore(s.score) >= params.minScore)
       .slice(0, params.limit)
       .map((s) => ({
         ...toListItem(s.candidate.memory),

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RELIABILITY_KEY, spawnServer } from './support/cli-server.js';
 import { checkConsistency, memoriesById, withDb } from './support/db.js';
 import { reportFigures } from './support/figures.js';
-import { prng, sleep } from './support/http.js';
+import { prng, sleep, testSeed } from './support/http.js';
 import { seedMemories } from './support/seed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-shutdown-'));
@@ -32,7 +32,7 @@ function errorCode(error: unknown): string {
 
 describe('graceful shutdown', () => {
   it('SIGTERM during load finishes every request it received, exits 0, and leaves a clean file', async () => {
-    const seed = Number(process.env.RELIABILITY_SEED ?? Date.now() % 1_000_000);
+    const seed = testSeed();
     const random = prng(seed);
     const dbPath = join(dir, 'memory.db');
     let totalRequests = 0;

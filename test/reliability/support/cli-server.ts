@@ -7,9 +7,9 @@
  * taken by the time the server binds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { announcedUrl } from '../../../tools/shared/listening.js';
+import { staleBuild } from '../../helpers/built.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../../bin/agent-memory.js', import.meta.url));
@@ -21,11 +21,10 @@ process.once('exit', () => {
   for (const proc of running) proc.kill('SIGKILL');
 });
 
-/** The CLI runs dist/: the tests need `npm run build` to have run first. */
+/** The CLI runs dist/, which the end-to-end project's global setup builds; run elsewhere, fail rather than skip. */
 export function assertBuilt(): void {
-  if (!existsSync(new URL('../../../dist/cli/main.js', import.meta.url))) {
-    throw new Error('dist/ is missing: run `npm run build` before the reliability tests.');
-  }
+  const reason = staleBuild();
+  if (reason !== undefined) throw new Error(`${reason}: run \`npm run build\` before the reliability tests.`);
 }
 
 export interface CliServer {
