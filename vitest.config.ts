@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
   'test/core/{housekeeping,rate-limit}.test.ts',
-  'test/embeddings/{hashing,vector,worker-embedder}.test.ts',
+  'test/embeddings/{hashing,optional-import,vector,worker-embedder}.test.ts',
   'test/client/{client,retry,errors}.test.ts',
   'test/storage/sqlite/**/*.test.ts',
   'test/storage/postgres/pg-helpers.test.ts',
