@@ -16,7 +16,7 @@ export const UNIT = [
   'test/storage/postgres/pg-helpers.test.ts',
   'test/mcp/sessions.test.ts',
   'test/tools/{evaluate,metrics}.test.ts',
-  'test/vitest-projects.test.ts',
+  'test/{vitest-projects,entry-points,architecture}.test.ts',
 ];
 
 /** REST, MCP and the client against the real app in process (createApp, the MCP server factory) on the hash model. */

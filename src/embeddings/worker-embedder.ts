@@ -16,7 +16,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EmbedRequestMessage, EmbedWorkerData, EmbedWorkerMessage, ProviderName } from './protocol.js';
 import { errorMessage } from './protocol.js';
-import type { EmbedKind, Embedder, EmbedderInfo } from './types.js';
+import type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 
 export interface WorkerEmbedderOptions {
   model: string;

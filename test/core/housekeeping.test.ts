@@ -10,7 +10,7 @@ import { HybridRanker } from '../../src/core/ranking/hybrid-ranker.js';
 import { MemoryService } from '../../src/core/service.js';
 import type { MemoryStore } from '../../src/core/store.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
-import type { Embedder } from '../../src/embeddings/types.js';
+import type { Embedder } from '../../src/core/embedder.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 
 function recordingLogger(): Logger & { warnings: string[] } {
