@@ -9,8 +9,8 @@ import { defineConfig } from 'vitest/config';
 /** Pure logic and in-process SQLite: the ranker, the store, the client's retry and error logic, the hash model. */
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
-  'test/core/{housekeeping,rate-limit}.test.ts',
-  'test/embeddings/{hashing,optional-import,vector,worker-embedder}.test.ts',
+  'test/core/{housekeeping,rate-limit,vector}.test.ts',
+  'test/embeddings/{hashing,optional-import,worker-embedder}.test.ts',
   'test/client/{client,retry,errors}.test.ts',
   'test/storage/sqlite/**/*.test.ts',
   'test/storage/postgres/pg-helpers.test.ts',

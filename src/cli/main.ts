@@ -11,7 +11,7 @@ import { startServer } from './commands/serve.js';
 import { ConfigError, runtimeConfig, serveConfig } from './config.js';
 import { consoleOutput, type Output } from './output.js';
 
-const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over one SQLite file)
+const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over SQLite or PostgreSQL)
 
 Usage:
   agent-memory serve [--port 8787] [--host 127.0.0.1] [--db ./data/memory.db]   REST under /v1, MCP at /mcp

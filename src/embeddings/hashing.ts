@@ -7,7 +7,7 @@
  * which is what lets the REST, MCP and client suites test the real app without loading a neural model.
  */
 import type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
-import { normalizeInPlace } from './vector.js';
+import { normalizeInPlace } from '../core/vector.js';
 
 export const HASH_MODEL = 'hash';
 /** Enough dimensions that unrelated short texts rarely collide (expected |cosine| about 1/sqrt(dimension)). */

@@ -9,7 +9,7 @@ import { importOptional } from './optional-import.js';
 import type { LoadedModel } from './protocol.js';
 import { errorMessage } from './protocol.js';
 import type { EmbedKind } from '../core/embedder.js';
-import { normalizeInPlace } from './vector.js';
+import { normalizeInPlace } from '../core/vector.js';
 
 export interface TransformersModelOptions {
   /** Hub id, `<org>/<name>`. */

@@ -4,7 +4,7 @@
  */
 import type { LoadedModel } from './protocol.js';
 import type { EmbedKind } from '../core/embedder.js';
-import { toUnitVector } from './vector.js';
+import { toUnitVector } from '../core/vector.js';
 
 export const USE_LITE_MODEL = 'use-lite';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HASH_DIMENSION, HASH_MODEL, HashingEmbedder, hashEmbedding, words } from '../../src/embeddings/hashing.js';
 import { createEmbedder } from '../../src/embeddings/index.js';
-import { dot, isUnitVector } from '../../src/embeddings/vector.js';
+import { dot, isUnitVector } from '../../src/core/vector.js';
 
 const similarity = (a: string, b: string): number => dot(hashEmbedding(a), hashEmbedding(b));
 

@@ -5,7 +5,7 @@ import { ddl, lockForDdl, longQuery, MODEL_LOCK } from './migrations.js';
 
 /**
  * The embedding column of memories, `vector(dimension)`, and its HNSW index are created when the embedding model
- * is first declared, as SQLite's vector-index.ts creates its vec0 table: the dimension is the model's.
+ * is first declared, as SQLite's vector-index.ts creates its vector tables: the dimension is the model's.
  */
 const MODEL_KEY = 'embedding_model';
 const DIMENSION_KEY = 'embedding_dimension';
