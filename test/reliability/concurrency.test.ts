@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_MODEL } from '../helpers/server.js';
 import { CLI, RELIABILITY_KEY, REPO_ROOT, spawnServer, type CliServer } from './support/cli-server.js';
 import { checkConsistency, memoriesById, withDb } from './support/db.js';
 import { reportFigures } from './support/figures.js';
@@ -199,7 +200,7 @@ describe('several processes on one database file', () => {
             command: process.execPath,
             args: [CLI, 'mcp', '--db', dbPath, '--user-id', `mcp-user-${n}`],
             cwd: REPO_ROOT,
-            env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMORY_LOG_LEVEL: 'warn' },
+            env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMORY_LOG_LEVEL: 'warn', MEMORY_EMBED_MODEL: TEST_MODEL },
             stderr: 'pipe',
           });
           const client = new Client({ name: `reliability-${n}`, version: '1.0.0' });

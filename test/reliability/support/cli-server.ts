@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { announcedUrl } from '../../../tools/shared/listening.js';
 import { staleBuild } from '../../helpers/built.js';
+import { TEST_MODEL } from '../../helpers/server.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../../bin/agent-memory.js', import.meta.url));
@@ -62,6 +63,8 @@ export async function spawnServer(options: SpawnServerOptions): Promise<CliServe
     HOME: process.env.HOME ?? '',
     MEMORY_RATE_LIMIT: String(options.rateLimit ?? 0),
     MEMORY_LOG_LEVEL: options.logLevel ?? 'warn',
+    // What is under test here is the process (crashes, signals, locks), not the model: the hash model starts at once.
+    MEMORY_EMBED_MODEL: TEST_MODEL,
     ...options.env,
   };
   const apiKey = options.apiKey === undefined ? RELIABILITY_KEY : options.apiKey;
@@ -141,7 +144,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [CLI, ...args], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMORY_EMBED_MODEL: TEST_MODEL, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
