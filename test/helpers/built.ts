@@ -4,26 +4,18 @@
  * missing or stale (`npm test` builds first, so then this does nothing); a failed build fails the run. Never a skip.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { newestFile } from '../../tools/shared/freshness.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Written by the build's first step (tsc); the console assets come later in the same build. */
 const BUILT = join(ROOT, 'dist/cli/main.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 /** Why dist/ cannot be used as it is, or undefined when it is up to date. */
 export function staleBuild(): string | undefined {
   if (!existsSync(BUILT) || !existsSync(join(ROOT, 'dist/console/index.html'))) return 'dist/ is missing';
-  return statSync(BUILT).mtimeMs < newestSource(join(ROOT, 'src')) ? 'dist/ is older than src/' : undefined;
+  return statSync(BUILT).mtimeMs < newestFile(join(ROOT, 'src')) ? 'dist/ is older than src/' : undefined;
 }
 
 export default function setup(): void {
