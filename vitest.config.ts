@@ -10,19 +10,20 @@ import { defineConfig } from 'vitest/config';
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
   'test/core/{housekeeping,rate-limit,vector}.test.ts',
-  'test/embeddings/{hashing,optional-import,worker-embedder}.test.ts',
+  'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder}.test.ts',
   'test/client/{client,retry,errors}.test.ts',
   'test/storage/sqlite/**/*.test.ts',
-  'test/storage/postgres/pg-helpers.test.ts',
+  'test/storage/postgres/{pg-helpers,retry}.test.ts',
   'test/mcp/sessions.test.ts',
   'test/tools/{evaluate,metrics}.test.ts',
-  'test/{vitest-projects,entry-points,architecture}.test.ts',
+  'test/{vitest-projects,entry-points,architecture,packaging}.test.ts',
 ];
 
-/** REST, MCP and the client against the real app in process (createApp, the MCP server factory) on the hash model. */
+/** REST, MCP, the CLI's key commands and the client against the real app in process, on the hash model. */
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
-  'test/mcp/{http,parity,tools}.test.ts',
+  'test/mcp/{batch,http,parity,tools}.test.ts',
+  'test/cli/{first-key,keys}.test.ts',
   'test/client/*.live.test.ts',
   'test/scale/mcp-stateless.test.ts',
 ];

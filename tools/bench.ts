@@ -49,7 +49,7 @@ import {
 } from './bench/children.js';
 import { loadData, setRows, type BenchQuery } from './bench/data.js';
 import { fileBytes } from './bench/files.js';
-import { parseOptions } from './bench/plan.js';
+import { BENCH_USAGE, BenchUsageError, parseOptions, type BenchOptions } from './bench/plan.js';
 import { render, type ExactCheck, type PeerRow, type RecallRow, type TimeSplit } from './bench/report.js';
 import { postgresBackend } from './bench/postgres-backend.js';
 import { sqliteBackend } from './bench/sqlite-backend.js';
@@ -57,7 +57,21 @@ import { count, mean, mib, ms, rate, recallAt, seconds, summarize, type Summary 
 
 // ---- Options ----------------------------------------------------------------------------------------------------
 
-const options = parseOptions(process.argv.slice(2));
+/** The options, or the usage and an exit: `--help` (code 0) or a bad argument (one line, code 2). */
+function parsedOptions(argv: string[]): BenchOptions {
+  try {
+    const parsed = parseOptions(argv);
+    if (parsed !== undefined) return parsed;
+    process.stdout.write(`${BENCH_USAGE}\n`);
+    process.exit(0);
+  } catch (error) {
+    if (!(error instanceof BenchUsageError)) throw error;
+    process.stderr.write(`bench: ${error.message}\n\n${BENCH_USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+const options = parsedOptions(process.argv.slice(2));
 const PLAN = options.plan;
 const QUICK = PLAN.quick;
 

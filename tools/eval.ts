@@ -22,6 +22,12 @@ import { defaultSuite, evalSetOf } from './eval/suite.js';
 import { readOffTopic } from './eval/off-topic.js';
 import { serviceRecall, storeMissing } from './eval/service-recall.js';
 
+// A mistake such as a --data folder that does not exist is one line, not a stack trace.
+process.on('uncaughtException', (error) => {
+  console.error(`eval: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+
 function numberOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);

@@ -40,6 +40,12 @@ export async function openBackend(config: StorageConfig, logger?: Logger): Promi
     };
   }
   const store = SqliteStore.open({ path: config.dbPath });
+  store.onDamage((error) =>
+    logger?.error('the database file is damaged: every request answers 503 until it is restored from a backup', {
+      db: config.dbPath,
+      error: error.message,
+    }),
+  );
   return {
     store,
     sqlite: store,

@@ -20,10 +20,12 @@ Usage:
   agent-memory keys list
   agent-memory keys revoke KEY_ID
   agent-memory backup PATH   an online copy of the SQLite file (on PostgreSQL use pg_dump)
-  agent-memory reembed [--model NAME]   rebuild every vector after changing the embedding model
-  agent-memory import FILE.jsonl [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
+  agent-memory reembed [--model NAME] [--force]   rebuild every vector after changing the embedding model
+                     (--force: with the model that made them, after its files changed)
+  agent-memory import FILE.jsonl|- [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
                      resumable (re-run skips what is in), bad lines reported and skipped (--strict: refuse the file)
-  agent-memory export FILE.jsonl|- [--user-id ID]   every memory as JSONL, in the format import reads
+  agent-memory export FILE.jsonl|- [--user-id ID] [--app-id SLUG]   every memory (of one user, of one app) as
+                     JSONL, in the format import reads
   agent-memory copy --from SOURCE --to TARGET [--batch 500]   move a whole database (each a SQLite path or a
                      postgres:// URL), vectors included; re-running it copies only what is missing
 
@@ -57,6 +59,7 @@ const OPTIONS = {
   'app-id': { type: 'string' },
   batch: { type: 'string' },
   strict: { type: 'boolean' },
+  force: { type: 'boolean' },
   from: { type: 'string' },
   to: { type: 'string' },
   'mcp-sessions': { type: 'string' },
@@ -121,7 +124,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       }
       case 'import': {
         if (!sub) {
-          out.notice('Usage: agent-memory import FILE.jsonl [--batch 64] [--strict]');
+          out.notice('Usage: agent-memory import FILE.jsonl|- [--batch 64] [--strict]');
           return 2;
         }
         const batch = values.batch === undefined ? DEFAULT_IMPORT_BATCH : Number(values.batch);
@@ -133,13 +136,13 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       }
       case 'export': {
         if (!sub) {
-          out.notice('Usage: agent-memory export FILE.jsonl|- [--user-id ID]');
+          out.notice('Usage: agent-memory export FILE.jsonl|- [--user-id ID] [--app-id SLUG]');
           return 2;
         }
-        return await exportCommand(runtimeConfig(values, env), sub, { userId: values['user-id'] }, out);
+        return await exportCommand(runtimeConfig(values, env), sub, { userId: values['user-id'], appId: values['app-id'] }, out);
       }
       case 'reembed':
-        return await reembedCommand(runtimeConfig(values, env), out);
+        return await reembedCommand(runtimeConfig(values, env), out, { force: values.force === true });
       case 'copy': {
         if (!values.from || !values.to || sub !== undefined) {
           out.notice('Usage: agent-memory copy --from SQLITE_PATH|POSTGRES_URL --to SQLITE_PATH|POSTGRES_URL [--batch 500]');

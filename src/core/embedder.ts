@@ -18,7 +18,10 @@ export interface Embedder {
   readonly model: string;
   /** Loads and warms the model; resolves with its info, rejects with a clear message when it cannot load. */
   ready(): Promise<EmbedderInfo>;
-  /** One unit-length Float32Array per text, in order. Rejects if the model is not ready or failed to load. */
-  embed(texts: readonly string[], kind: EmbedKind): Promise<Float32Array[]>;
+  /**
+   * One unit-length Float32Array per text, in order. Rejects if the model is not ready or failed to load. `caller`
+   * (an API key id) lets an implementation that queues share the model fairly between callers.
+   */
+  embed(texts: readonly string[], kind: EmbedKind, caller?: string): Promise<Float32Array[]>;
   close(): Promise<void>;
 }

@@ -60,11 +60,12 @@ export class EmbeddingState {
 
   /**
    * Once the model is ready, the texts reach the embedder in this very turn (no await before it): recall counts on
-   * that to run its word search while the model works.
+   * that to run its word search while the model works. `caller` (an API key id) is whom the model is shared
+   * fairly between.
    */
-  embed(texts: string[], kind: 'query' | 'document'): Promise<Float32Array[]> {
+  embed(texts: string[], kind: 'query' | 'document', caller?: string): Promise<Float32Array[]> {
     const run = (): Promise<Float32Array[]> =>
-      this.embedder.embed(texts, kind).catch((error: unknown) => {
+      this.embedder.embed(texts, kind, caller).catch((error: unknown) => {
         throw new MemoryError('unavailable', 'The embedding model failed to process the text; retry shortly.', {
           retryAfterSeconds: 5,
           cause: error,

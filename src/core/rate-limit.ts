@@ -61,3 +61,17 @@ export class TokenBucketRateLimiter implements RateLimiter {
     }
   }
 }
+
+/**
+ * Takes `count` tokens for one request that does the work of several (a JSON-RPC batch of tool calls), one at a
+ * time through the limiter's own `take`, so that it holds on every backend; stops at the first refusal, which is
+ * the decision returned. Null when limiting is off.
+ */
+export async function takeTokens(limiter: RateLimiter, keyId: string, count: number): Promise<RateDecision | null> {
+  let decision: RateDecision | null = null;
+  for (let i = 0; i < count; i++) {
+    decision = await limiter.take(keyId);
+    if (!decision?.allowed) break;
+  }
+  return decision;
+}

@@ -200,7 +200,7 @@ export class MemoryService {
     }
 
     const app = await this.#appForStore(caller, params.appId);
-    const [embedding] = await this.embeddings.embed([params.text], 'document');
+    const [embedding] = await this.embeddings.embed([params.text], 'document', ownerKey);
     if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
     const now = this.#now();
     const memory = {
@@ -307,7 +307,7 @@ export class MemoryService {
     const scope = await this.#readScope(caller, params.appId);
     if (!scope) return { memories: [], context: '' };
     const plan = this.#ranker.plan(params.query, params.limit);
-    const embedding = this.embeddings.embed([plan.embedText], 'query').then(([vector]) => {
+    const embedding = this.embeddings.embed([plan.embedText], 'query', caller.keyId ?? 'local').then(([vector]) => {
       if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
       return vector;
     });
@@ -345,9 +345,14 @@ export class MemoryService {
   }
 
   async health(): Promise<HealthReport> {
-    const storeOk = await this.storage.ping().catch(() => false);
+    let reason = 'The database is not answering.';
+    const storeOk = await this.storage.ping().catch((error: unknown) => {
+      // A store that knows why (a damaged file, say) says so; anything else stays generic.
+      if (error instanceof MemoryError) reason = error.message;
+      return false;
+    });
     const model = this.embeddings.status;
-    if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason: 'The database is not answering.' };
+    if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason };
     if (model === 'failed') {
       return { status: 'unavailable', store: 'ok', model, reason: 'The embedding model could not be loaded; the server log says why.' };
     }

@@ -158,6 +158,8 @@ export interface MemoryPage {
 export interface MemoryScan {
   /** Only this user's memories; every user's when undefined. */
   userId?: string | undefined;
+  /** Only this app's memories (its UUID); every app's when undefined. */
+  appId?: string | undefined;
   /** Memories per page. */
   pageSize: number;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { MemoryError, type ErrorDetail } from './errors.js';
+import { inexactJson } from './exact-json.js';
 
 /** zod issues as the contract's `details`: one entry per field problem, with a dotted path. */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
@@ -17,16 +18,23 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetai
   });
 }
 
-/** Parses with a contract schema; any problem is a 422 validation_error listing every field at fault. */
+/**
+ * Parses with a contract schema; any problem is a 422 validation_error listing every field at fault. A valid input
+ * that holds something storage could not keep exactly (see inexactJson) is refused the same way.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) return result.data;
-  const details = issuesToDetails(result.error.issues);
+  // Only a valid input is checked for what it would lose (a number or key the schema accepted but storage would
+  // change): the schema's own messages come first.
+  const details = result.success ? inexactJson(input) : issuesToDetails(result.error.issues);
+  if (result.success && details.length === 0) return result.data;
   const first = details[0];
   const fields = [...new Set(details.map((d) => d.path || '(body)'))];
-  const message =
-    fields.length === 1 && first
-      ? first.message
-      : `The request has ${fields.length} invalid fields: ${fields.join(', ')}.`;
-  throw new MemoryError('validation_error', message, { details });
+  const named = fields.length > MAX_DETAILS ? `${fields.slice(0, MAX_DETAILS).join(', ')} and ${fields.length - MAX_DETAILS} more` : fields.join(', ');
+  const message = fields.length === 1 && first ? first.message : `The request has ${fields.length} invalid fields: ${named}.`;
+  // 1,000 bad ids made a 108 KB error body: the first few problems say what is wrong, the message says how many.
+  throw new MemoryError('validation_error', message, { details: details.slice(0, MAX_DETAILS) });
 }
+
+/** Field problems listed in one error; the message counts the rest. */
+export const MAX_DETAILS = 20;

@@ -5,6 +5,8 @@
  * Batching: at most one batch is in the worker at a time. Calls that arrive meanwhile (or in the same tick as the
  * first) wait in a queue and go together in the next batch of up to `maxBatchSize` texts, so concurrent requests
  * share model calls instead of each paying for its own. A call with more texts than a batch spans several batches.
+ * The queue is fair between callers (fair-queue.ts): queries first, callers in turn, batches bounded by padded
+ * length, so that one API key's long texts cannot hold up another key's recall.
  *
  * Failures:
  * - the model cannot load (missing files, unreachable hub, the worker dying while loading): `ready()` and every
@@ -16,6 +18,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EmbedRequestMessage, EmbedWorkerData, EmbedWorkerMessage, ProviderName } from './protocol.js';
 import { errorMessage } from './protocol.js';
+import { FairQueue } from './fair-queue.js';
 import type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 
 export interface WorkerEmbedderOptions {
@@ -24,11 +27,17 @@ export interface WorkerEmbedderOptions {
   modelDir?: string | undefined;
   /** Most texts in one model call (default 32): bigger batches amortise more but pad to the longest text. */
   maxBatchSize?: number;
+  /** Most characters in one model call, counted padded (texts x the longest); default 32 x 500. */
+  maxBatchChars?: number;
   /** Starts the worker thread (default: `embed-worker` next to this file); tests substitute a scripted worker. */
   spawn?: (data: EmbedWorkerData) => Worker;
 }
 
 export const DEFAULT_MAX_BATCH_SIZE = 32;
+/** 32 texts of an ordinary length, or a single 16,000-character text: a batch stays well under a second. */
+export const DEFAULT_MAX_BATCH_CHARS = 32 * 500;
+/** The caller of `embed` calls that name none. */
+const ANONYMOUS = 'anonymous';
 
 /** One `embed()` call; its texts may be spread over several batches. */
 interface PendingCall {
@@ -88,11 +97,12 @@ export class WorkerEmbedder implements Embedder {
   readonly model: string;
   readonly #options: WorkerEmbedderOptions;
   readonly #maxBatchSize: number;
+  readonly #maxBatchChars: number;
   #session: Session | undefined;
   #loadFailure: Error | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
-  #queue: QueuedText[] = [];
+  readonly #queue = new FairQueue<QueuedText>();
   #inFlight: { id: number; texts: QueuedText[] } | undefined;
   #nextBatchId = 1;
   #pumpScheduled = false;
@@ -101,6 +111,7 @@ export class WorkerEmbedder implements Embedder {
     this.model = options.model;
     this.#options = options;
     this.#maxBatchSize = Math.max(1, Math.floor(options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE));
+    this.#maxBatchChars = Math.max(1, Math.floor(options.maxBatchChars ?? DEFAULT_MAX_BATCH_CHARS));
   }
 
   ready(): Promise<EmbedderInfo> {
@@ -113,8 +124,11 @@ export class WorkerEmbedder implements Embedder {
     }
   }
 
-  /** Starts loading the model if nothing has yet, waits for it, then embeds; see the class comment for failures. */
-  embed(texts: readonly string[], kind: EmbedKind): Promise<Float32Array[]> {
+  /**
+   * Starts loading the model if nothing has yet, waits for it, then embeds; see the class comment for failures.
+   * `caller` (an API key) is whom the queue is fair between.
+   */
+  embed(texts: readonly string[], kind: EmbedKind, caller: string = ANONYMOUS): Promise<Float32Array[]> {
     if (this.#closed) return Promise.reject(this.#closedError());
     if (this.#loadFailure) return Promise.reject(this.#loadFailure);
     if (texts.length === 0) return Promise.resolve([]);
@@ -133,7 +147,7 @@ export class WorkerEmbedder implements Embedder {
         resolve,
         reject,
       };
-      for (let index = 0; index < texts.length; index++) this.#queue.push({ call, index });
+      for (let index = 0; index < texts.length; index++) this.#queue.push(caller, kind, { call, index });
       this.#schedulePump();
     });
   }
@@ -261,8 +275,7 @@ export class WorkerEmbedder implements Embedder {
   #failPending(error: Error): void {
     const inFlight = this.#inFlight?.texts ?? [];
     this.#inFlight = undefined;
-    const queued = this.#queue;
-    this.#queue = [];
+    const queued = this.#queue.drain();
     for (const { call } of [...inFlight, ...queued]) this.#rejectCall(call, error);
   }
 
@@ -294,14 +307,13 @@ export class WorkerEmbedder implements Embedder {
     const session = this.#session;
     if (session === undefined || session.ended) return;
     if (session.info !== undefined && this.#inFlight === undefined) {
-      // Texts of calls that already failed (a crash, an earlier failed batch) are dropped, not embedded.
-      const batch: QueuedText[] = [];
-      let taken = 0;
-      while (batch.length < this.#maxBatchSize && taken < this.#queue.length) {
-        const next = this.#queue[taken++];
-        if (next !== undefined && !next.call.settled) batch.push(next);
-      }
-      this.#queue.splice(0, taken); // once per batch: shift() per text would be quadratic on a long queue
+      const batch = this.#queue.take({
+        maxItems: this.#maxBatchSize,
+        maxPaddedLength: this.#maxBatchChars,
+        length: ({ call, index }) => call.texts[index]?.length ?? 0,
+        // Texts of calls that already failed (a crash, an earlier failed batch) are dropped, not embedded.
+        skip: ({ call }) => call.settled,
+      });
       if (batch.length > 0) {
         const id = this.#nextBatchId++;
         this.#inFlight = { id, texts: batch };

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../core/limits.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
 import { rebindingGuard } from './host-guard.js';
 import { createMcpServer } from './server.js';
-import { SessionRegistry } from './sessions.js';
+import { SessionRegistry, type Admission } from './sessions.js';
 import type { ToolDefaults } from './tools.js';
 
 /**
@@ -27,8 +28,10 @@ export interface McpHttpOptions {
   defaults?: ToolDefaults;
   logger?: Logger;
   version?: string;
-  /** Default 1,000: a new session beyond it closes the least recently used one. */
+  /** Default 1,000: a new session beyond it closes an idle one (see SessionRegistry), or is refused with 503. */
   maxSessions?: number;
+  /** Default 100: a key's new session beyond it closes that key's least recently used idle one, or is refused with 429. */
+  maxSessionsPerKey?: number;
   /** Default 30 minutes: a session with no request for this long is closed. */
   idleMs?: number;
   /**
@@ -53,6 +56,21 @@ export interface McpHttpHandler {
 /** The SDK's own error bodies, so that a client sees the same answers as from a bare SDK server. */
 function jsonRpcError(res: Response, status: number, code: number, message: string): void {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** When no session can make room for a new one: every candidate is in use. */
+const REFUSED: Record<Exclude<Admission, 'ok'>, { status: number; retryAfter: number; message: string }> = {
+  'key-quota': {
+    status: 429,
+    retryAfter: 60,
+    message: 'This API key has as many MCP sessions in use as it may open; end one (DELETE) or retry later.',
+  },
+  capacity: { status: 503, retryAfter: 30, message: 'The server has no room for another MCP session; retry later.' },
+};
+
+/** The body a middleware already read (mcp-body.ts charges a batch per tool call), else undefined: the transport reads it. */
+function parsedBody(req: Request): unknown {
+  return req.method === 'POST' ? (req.body as unknown) : undefined;
 }
 
 /** Resolves once the response is over, closing its socket instead of keeping it alive for a next request. */
@@ -85,6 +103,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
   const sessions = new SessionRegistry({
     maxSessions: options.maxSessions ?? 1_000,
+    maxPerOwner: options.maxSessionsPerKey ?? 100,
     idleMs,
     onEvict: (id, reason) => logger.info('mcp session evicted', { session: id, reason }),
   });
@@ -123,7 +142,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return;
     }
     res.once('close', () => sessions.release(sessionId));
-    await session.transport.handleRequest(req, res);
+    await session.transport.handleRequest(req, res, parsedBody(req));
   };
 
   /** An MCP server acting as the key that sent this request. */
@@ -137,6 +156,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     });
 
   const startSession = async (req: Request, res: Response, caller: Caller, owner: string): Promise<void> => {
+    // Room is made (or refused) before the SDK starts the session; a body the SDK will refuse needs none.
+    const admission = isInitializeRequest(parsedBody(req)) ? sessions.admit(owner) : 'ok';
+    if (admission !== 'ok') {
+      const refusal = REFUSED[admission];
+      logger.warn('mcp session refused', { key: owner, reason: admission });
+      res.setHeader('Retry-After', String(refusal.retryAfter));
+      jsonRpcError(res, refusal.status, -32000, refusal.message);
+      return;
+    }
     const server = serverFor(caller);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -152,7 +180,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     };
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, parsedBody(req));
     } finally {
       // Not an initialize request (the SDK answered it with an error), or it failed: no session exists to keep.
       if (transport.sessionId === undefined) await server.close();
@@ -172,7 +200,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       void server.close().catch(() => undefined);
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsedBody(req));
   };
 
   const handler = async function mcpHandler(req: Request, res: Response, caller: Caller): Promise<void> {

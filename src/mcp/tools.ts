@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
 import { toolError } from './errors.js';
+import { ValidatedTools } from './validated-tools.js';
 import {
   forgetMemoryInput,
   forgetMemoryOutput,
@@ -41,16 +42,21 @@ export interface ToolContext {
 const NO_USER_MESSAGE =
   'userId is required: pass userId, or configure a default user for this server (agent-memory mcp --user-id ID, env MEMORY_USER_ID).';
 
-/** Fills in the configured user and app; a call that still names no user is refused like any invalid input. */
+/**
+ * Fills in the configured user and app; a call that still names no user is refused like any invalid input. The
+ * server's default app is for callers that may choose: a key bound to an app keeps its own app (the default would
+ * otherwise name another app and make every call of that key `forbidden`).
+ */
 function scoped<T extends { userId?: string | undefined; appId?: string | undefined }>(
   args: T,
   defaults: ToolDefaults,
+  caller: Caller,
 ): T & { userId: string } {
   const userId = args.userId ?? defaults.userId;
   if (userId === undefined) {
     throw new MemoryError('validation_error', NO_USER_MESSAGE, { details: [{ path: 'userId', message: NO_USER_MESSAGE }] });
   }
-  const appId = args.appId ?? defaults.appId;
+  const appId = args.appId ?? (caller.boundApp === null ? defaults.appId : undefined);
   return { ...args, userId, ...(appId === undefined ? {} : { appId }) };
 }
 
@@ -59,19 +65,12 @@ function structured(value: Record<string, unknown>, text = JSON.stringify(value)
   return { content: [{ type: 'text', text }], structuredContent: value };
 }
 
-/** Runs a handler so that it never throws: every failure becomes an `isError` result. */
-async function guarded(logger: Logger, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (error) {
-    return toolError(error, logger);
-  }
-}
-
 export function registerMemoryTools(server: McpServer, context: ToolContext): void {
   const { service, caller, defaults, logger } = context;
+  // Handlers never throw: every failure, a bad argument included, becomes an `isError` result.
+  const tools = new ValidatedTools(server, (error) => toolError(error, logger));
 
-  server.registerTool(
+  tools.register(
     'store_memory',
     {
       title: 'Store a memory',
@@ -89,14 +88,13 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       // Adds a new memory each call: neither read-only, nor destructive, nor idempotent.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args) =>
-      guarded(logger, async () => {
-        const { result } = await service.store(caller, scoped(args, defaults));
-        return structured(result);
-      }),
+    async (args) => {
+      const { result } = await service.store(caller, scoped(args, defaults, caller));
+      return structured(result);
+    },
   );
 
-  server.registerTool(
+  tools.register(
     'recall_memories',
     {
       title: 'Recall memories',
@@ -112,19 +110,18 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: recallMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ format, ...args }) =>
-      guarded(logger, async () => {
-        const result = await service.recall(caller, scoped(args, defaults));
-        const text =
-          format === 'raw'
-            ? JSON.stringify(result.memories)
-            : // An empty string reads as a broken tool to a model; say plainly that nothing matched.
-              result.context || 'No memories matched this query.';
-        return structured(result, text);
-      }),
+    async ({ format, ...args }) => {
+      const result = await service.recall(caller, scoped(args, defaults, caller));
+      const text =
+        format === 'raw'
+          ? JSON.stringify(result.memories)
+          : // An empty string reads as a broken tool to a model; say plainly that nothing matched.
+            result.context || 'No memories matched this query.';
+      return structured(result, text);
+    },
   );
 
-  server.registerTool(
+  tools.register(
     'list_memories',
     {
       title: 'List memories',
@@ -136,10 +133,10 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: listMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) => guarded(logger, async () => structured(await service.list(caller, scoped(args, defaults)))),
+    async (args) => structured(await service.list(caller, scoped(args, defaults, caller))),
   );
 
-  server.registerTool(
+  tools.register(
     'get_memory',
     {
       title: 'Read a memory',
@@ -150,10 +147,10 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: getMemoryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ id }) => guarded(logger, async () => structured(await service.get(caller, id))),
+    async ({ id }) => structured(await service.get(caller, id)),
   );
 
-  server.registerTool(
+  tools.register(
     'update_memory',
     {
       title: 'Update a memory',
@@ -168,10 +165,10 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       // (idempotent, but for updatedAt and a ttlSeconds counted from each call).
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ id, ...patch }) => guarded(logger, async () => structured(await service.update(caller, id, patch))),
+    async ({ id, ...patch }) => structured(await service.update(caller, id, patch)),
   );
 
-  server.registerTool(
+  tools.register(
     'forget_memory',
     {
       title: 'Forget memories',
@@ -184,10 +181,9 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       outputSchema: forgetMemoryOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ id, ids }) =>
-      guarded(logger, async () => {
-        const result = ids === undefined ? await service.forget(caller, id) : await service.forgetMany(caller, { ids });
-        return structured(result);
-      }),
+    async ({ id, ids }) => {
+      const result = ids === undefined ? await service.forget(caller, id) : await service.forgetMany(caller, { ids });
+      return structured(result);
+    },
   );
 }

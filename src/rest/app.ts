@@ -8,7 +8,8 @@ import { consoleRouter } from './console.js';
 import { callerOf } from './locals.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
-import { errorHandler, notFound } from './middleware/errors.js';
+import { errorHandler, notFound, refuseHostless, refuseOptions } from './middleware/errors.js';
+import { mcpBody } from './middleware/mcp-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { healthRouter } from './routes/health.js';
@@ -43,16 +44,17 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  app.use(refuseHostless(), refuseOptions());
   app.use(healthRouter(deps.service));
   if (deps.consoleDir !== undefined) app.use('/console', consoleRouter(deps.consoleDir));
   app.use(openApiRouter());
 
-  const guarded = [authenticate(deps.authenticator), rateLimit(deps.rateLimiter)];
+  const guarded = [authenticate(deps.authenticator, deps.rateLimiter), rateLimit(deps.rateLimiter)];
   app.use('/v1', ...guarded);
   app.use('/v1/memories', memoriesRouter(deps.service));
   app.use('/v1/users', usersRouter(deps.service));
   const { mcp } = deps;
-  if (mcp) app.all('/mcp', ...guarded, (req, res, next) => mcp(req, res, callerOf(res)).catch(next));
+  if (mcp) app.all('/mcp', ...guarded, mcpBody(deps.rateLimiter), (req, res, next) => mcp(req, res, callerOf(res)).catch(next));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyStore } from '../../src/cli/commands/copy.js';
 import { exportJsonl } from '../../src/cli/commands/export.js';
 import { importJsonl, type ImportTarget } from '../../src/cli/commands/import.js';
 import { main } from '../../src/cli/main.js';
 import { createProgress } from '../../src/cli/progress.js';
-import { newUuid } from '../../src/core/ids.js';
+import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import type { MemoryStore } from '../../src/core/store.js';
 import { openPgStore } from '../../src/storage/postgres/index.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
@@ -115,7 +115,6 @@ const ROUND_TRIP_OUTPUT = [
     metadata: { externalId: 'crm-42' },
     createdAt: '2024-03-03T08:00:00.000Z',
     updatedAt: '2024-03-03T08:00:00.000Z',
-    id: 'crm-42',
   },
   { userId: 'bob', text: 'Bob has a cat named Miso.', appId: 'default', metadata: {}, createdAt: '2024-03-03T09:00:00.000Z', updatedAt: '2024-03-03T09:00:00.000Z' },
 ];
@@ -278,6 +277,80 @@ describe('import and export', () => {
   });
 });
 
+describe('round trips and collisions', () => {
+  it('keeps every memory of an export, also memories that share metadata.externalId', async () => {
+    const appId = (await store.ensureApp('default')).id;
+    const shared = (text: string, minute: number) => ({
+      id: newMemoryId(),
+      uuid: newUuid(),
+      userId: 'dana',
+      appId,
+      text,
+      metadata: { externalId: 'ticket-7' },
+      createdAt: new Date(Date.UTC(2024, 0, 1, 0, minute)).toISOString(),
+      embedding: fakeVector(text),
+    });
+    await store.insertMemories([shared('Dana opened ticket 7.', 1), shared('Dana closed ticket 7.', 2), shared('Dana reopened ticket 7.', 3)]);
+    const exported = await exportAll();
+    const copy = await freshStore('sqlite');
+    const result = await importJsonl(fakeTarget(copy), writeLines('shared.jsonl', exported));
+    expect(result).toMatchObject({ imported: 3, present: 0, collisions: 0 });
+    expect(await exportAll(copy)).toEqual(exported);
+  });
+
+  it('reports an id stored (or used earlier in the file) with another text as a collision, with its line number', async () => {
+    expect(await importJsonl(target(), writeLines('first.jsonl', [{ userId: 'u', text: 'Version one.', id: 'doc-1' }]))).toMatchObject({ imported: 1 });
+    const bad: Array<[number, string]> = [];
+    const file = writeLines('second.jsonl', [
+      { userId: 'u', text: 'Version one.', id: 'doc-1' },
+      { userId: 'u', text: 'Version two.', id: 'doc-1' },
+      { userId: 'u', text: 'Fresh.', id: 'doc-2' },
+      { userId: 'u', text: 'Fresh, but changed.', id: 'doc-2' },
+    ]);
+    const result = await importJsonl(target(), file, { onInvalid: (n, m) => bad.push([n, m]) });
+    expect(result).toMatchObject({ imported: 1, present: 1, collisions: 2, invalid: 0 });
+    expect(bad).toEqual([
+      [2, 'id "doc-1" is already stored with another text or metadata; this line is not imported.'],
+      [4, 'id "doc-2" was used by line 3 with another text or metadata; this line is not imported.'],
+    ]);
+  });
+});
+
+describe('reading the input', () => {
+  it('reads stdin (-), accepts a UTF-8 BOM and CRLF, and reports lines too long or not UTF-8 by number', async () => {
+    const long = JSON.stringify({ userId: 'u', text: 'x'.repeat(10), metadata: { pad: 'y'.repeat(1024 * 1024) } });
+    const input = Buffer.concat([
+      Buffer.from('\uFEFF{"userId":"u","text":"First, after a BOM."}\r\n'),
+      Buffer.from(`${long}\n`),
+      Buffer.from('{"userId":"u","text":"Bad byte '),
+      Buffer.from([0xff]),
+      Buffer.from('"}\n{"userId":"u","text":"Last."}'),
+    ]);
+    const bad: Array<[number, string]> = [];
+    const result = await importJsonl(target(), '-', { stdin: Readable.from([input.subarray(0, 7), input.subarray(7)]), onInvalid: (n, m) => bad.push([n, m]) });
+    expect(result).toMatchObject({ lines: 4, imported: 2, invalid: 2 });
+    expect(bad).toEqual([
+      [2, 'the line is longer than 1048576 bytes.'],
+      [3, 'the line is not valid UTF-8.'],
+    ]);
+    expect((await exportAll()).map((l) => (JSON.parse(l) as { text: string }).text).sort()).toEqual(['First, after a BOM.', 'Last.']);
+  });
+
+  it('counts progress by what is stored, not by what was read ahead', async () => {
+    const lines = Array.from({ length: 600 }, (_, i) => ({ userId: 'u', text: `Progress fact ${i}.` }));
+    const file = writeLines('progress.jsonl', lines);
+    const total = statSync(file).size;
+    const seen: Array<{ bytes: number; stored: number }> = [];
+    await importJsonl(target(), file, { batchSize: 64, onProgress: (p) => seen.push({ bytes: p.bytes, stored: p.imported + p.present }) });
+    // The file fits in one read chunk: counting bytes read said 100% after the first batch of 64.
+    for (const { bytes, stored } of seen) {
+      expect(bytes / total).toBeCloseTo(stored / 600, 1);
+      if (stored < 600) expect(bytes).toBeLessThan(total);
+    }
+    expect(seen.at(-1)).toEqual({ bytes: total, stored: 600 });
+  });
+});
+
 describe('progress', () => {
   function sink(isTTY: boolean) {
     const chunks: string[] = [];
@@ -334,6 +407,11 @@ describe('agent-memory export on PostgreSQL (CLI)', () => {
     expect(read(bob)).toEqual(ROUND_TRIP_OUTPUT.slice(2));
     expect(notices.join('\n')).toMatch(/Exported 4 memories to .*pg\.jsonl/);
     expect(notices.join('\n')).toMatch(/Exported 2 memories of user "bob"/);
+    const travel = join(dir, 'travel.jsonl');
+    expect(await main(['export', travel, '--database-url', own().url, '--app-id', 'travel'], out)).toBe(0);
+    expect(read(travel)).toEqual(ROUND_TRIP_OUTPUT.filter((l) => l.appId === 'travel'));
+    expect(await main(['export', join(dir, 'none.jsonl'), '--database-url', own().url, '--app-id', 'nope'], out)).toBe(1);
+    expect(notices.join('\n')).toMatch(/no app is called "nope"/);
     expect(await main(['export', all, '--database-url', own().url], out)).toBe(1);
     expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
   });

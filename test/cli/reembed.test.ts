@@ -94,6 +94,21 @@ describe('agent-memory reembed', () => {
     await after.close();
   }, 60_000);
 
+  it('refuses to rebuild with the model that made the vectors, unless --force', async () => {
+    const path = join(dir, 'same.db');
+    const store = SqliteStore.open({ path });
+    await store.useModel({ model: MODEL, dimension: 24 });
+    const app = await store.ensureApp('default');
+    await store.insertMemories([newMemory({ userId: 'u', appId: app.id, text: 'Stale vector.', embedding: hashVector('x', 24) })]);
+    await store.close();
+    const refused = await run(['--db', path]);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toMatch(/already made with "test-org\/tiny-bert".*--force/s);
+    const forced = await run(['--db', path, '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.text).toMatch(/Re-embedded 1 memories/);
+  }, 60_000);
+
   it('says so when the SQLite file does not exist, instead of creating one', async () => {
     const { code, text } = await run(['--db', join(dir, 'nothing-here.db')]);
     expect(code).toBe(1);

@@ -4,6 +4,7 @@ import { createApiKey } from '../../src/core/key-admin.js';
 import { loopbackHostnames } from '../../src/mcp/host-guard.js';
 import type { ListResult, RecallResult, StoreResult } from '../../src/core/schemas.js';
 import { call, connectHttp, errorOf, ok, startMcpTestServer, TEST_KEY, type McpTestServer } from './helpers.js';
+import { TOOL_NAMES } from './tool-names.js';
 
 let server: McpTestServer;
 let keyA: string; // bound to app-a
@@ -148,22 +149,77 @@ describe('MCP over streamable HTTP at /mcp', () => {
 });
 
 describe('session bounds and shutdown', () => {
-  it('closes the least recently used session beyond the cap', async () => {
+  /** Opens a session with a raw initialize on `url` (no event stream: the session stays idle). */
+  async function rawSession(url: URL, key: string): Promise<string> {
+    const res = await fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}` }, body: JSON.stringify(INITIALIZE) });
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    return res.headers.get('mcp-session-id') ?? '';
+  }
+
+  async function listStatus(url: URL, key: string, session: string): Promise<number> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}`, 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    await res.body?.cancel();
+    return res.status;
+  }
+
+  it('closes the least recently used idle session beyond the cap', async () => {
     const small = await startMcpTestServer({ maxSessions: 2 });
     try {
+      const first = await rawSession(small.mcpUrl, TEST_KEY);
+      const second = await rawSession(small.mcpUrl, TEST_KEY);
+      const third = await rawSession(small.mcpUrl, TEST_KEY);
+      // The first session was evicted: its id is now unknown.
+      expect(await listStatus(small.mcpUrl, TEST_KEY, first)).toBe(404);
+      expect(await listStatus(small.mcpUrl, TEST_KEY, second)).toBe(200);
+      expect(await listStatus(small.mcpUrl, TEST_KEY, third)).toBe(200);
+    } finally {
+      await small.remove();
+    }
+  });
+
+  it('never evicts a session in use: a full node refuses the new session with 503 and Retry-After', async () => {
+    const small = await startMcpTestServer({ maxSessions: 2 });
+    try {
+      // SDK clients keep an event stream open on their session: both are in use.
       const first = await connectHttp(small.mcpUrl, TEST_KEY);
       const second = await connectHttp(small.mcpUrl, TEST_KEY);
-      await second.client.listTools();
-      const third = await connectHttp(small.mcpUrl, TEST_KEY);
-      // The first session was evicted: its id is now unknown.
-      const res = await fetch(small.mcpUrl, {
-        method: 'POST',
-        headers: { ...MCP_HEADERS, Authorization: `Bearer ${TEST_KEY}`, 'Mcp-Session-Id': first.transport.sessionId ?? '' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
-      });
-      expect(res.status).toBe(404);
-      expect((await third.client.listTools()).tools).toHaveLength(6);
-      await Promise.all([first.client.close().catch(() => undefined), second.client.close(), third.client.close()]);
+      const res = await fetch(small.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${TEST_KEY}` }, body: JSON.stringify(INITIALIZE) });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+      expect((await first.client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
+      expect((await second.client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
+      await Promise.all([first.client.close(), second.client.close()]);
+    } finally {
+      await small.remove();
+    }
+  });
+
+  it('holds each key to its own quota: one key opening many sessions never evicts another key\u2019s', async () => {
+    const small = await startMcpTestServer({ maxSessions: 10, maxSessionsPerKey: 2 });
+    try {
+      const a = (await createApiKey(small.runtime.store, { label: 'a' })).key;
+      const b = (await createApiKey(small.runtime.store, { label: 'b' })).key;
+      const others = [await rawSession(small.mcpUrl, b), await rawSession(small.mcpUrl, b)];
+      const mine: string[] = [];
+      for (let i = 0; i < 12; i++) mine.push(await rawSession(small.mcpUrl, a));
+      for (const session of others) expect(await listStatus(small.mcpUrl, b, session)).toBe(200);
+      // Key a keeps its two newest sessions.
+      expect(await listStatus(small.mcpUrl, a, mine[0] ?? '')).toBe(404);
+      expect(await listStatus(small.mcpUrl, a, mine[11] ?? '')).toBe(200);
+      // With both of key a's sessions in use, its next one is refused with 429.
+      const busy = [await connectHttp(small.mcpUrl, a), await connectHttp(small.mcpUrl, a)];
+      const res = await fetch(small.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: `Bearer ${a}` }, body: JSON.stringify(INITIALIZE) });
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('60');
+      await res.body?.cancel();
+      for (const session of others) expect(await listStatus(small.mcpUrl, b, session)).toBe(200);
+      await Promise.all(busy.map((c) => c.client.close()));
     } finally {
       await small.remove();
     }

@@ -35,6 +35,10 @@ describe('REST and MCP agree', () => {
   it.each([
     ['a bound key naming another app', () => keyA, () => mcpA, { userId: 'p', text: 'x', appId: 'app-b' }, 403],
     ['an app UUID that does not exist', () => TEST_KEY, () => mcp, { userId: 'p', text: 'x', appId: '123e4567-e89b-12d3-a456-426614174000' }, 422],
+    // Bad arguments: validated by our handler, not answered by the SDK's own -32602 text.
+    ['an empty text', () => TEST_KEY, () => mcp, { userId: 'p', text: '' }, 422],
+    ['a misspelt field', () => TEST_KEY, () => mcp, { userId: 'p', text: 'x', user_id: 'p' }, 422],
+    ['several bad fields', () => TEST_KEY, () => mcp, { userId: '', text: 'x', appId: 'Not A Slug', metadata: [] }, 422],
   ])('give the same code, message and details for %s', async (_name, key, client, input, status) => {
     const res = await rest(key(), '/v1/memories', { method: 'POST', json: input });
     expect(res.status).toBe(status);
@@ -54,6 +58,16 @@ describe('REST and MCP agree', () => {
     const restClash = await rest(TEST_KEY, `/v1/memories/${secondId}`, { method: 'PATCH', json: { text: 'In app b.' } });
     expect(restClash.status).toBe(409);
     expect(errorOf(await call(mcp, 'update_memory', { id: secondId, text: 'In app b.' }))).toEqual(((await restClash.json()) as ErrorJson).error);
+  });
+
+  it('give the same validation_error for a bad update', async () => {
+    const stored = await rest(TEST_KEY, '/v1/memories', { method: 'POST', json: { userId: 'p', text: 'To be updated badly.' } });
+    const { id } = (await stored.json()) as StoreResult;
+    for (const patch of [{}, { ttlSeconds: 0, expiresAt: null }, { text: '', appId: 'app-b' }]) {
+      const res = await rest(TEST_KEY, `/v1/memories/${id}`, { method: 'PATCH', json: patch });
+      expect(res.status).toBe(422);
+      expect(errorOf(await call(mcp, 'update_memory', { id, ...patch }))).toEqual(((await res.json()) as ErrorJson).error);
+    }
   });
 
   it('recalls over REST a memory stored over MCP', async () => {

@@ -31,8 +31,6 @@ let bare: Client; // local caller, no defaults
 let boundA: Client; // a key bound to app-a
 let callerA: Caller;
 
-const SDK_INVALID = 'MCP error -32602: Input validation error: Invalid arguments for tool';
-
 /** What the core schema itself says about a value: the SDK's argument errors carry these same messages. */
 function messagesOf(schema: ZodType, value: unknown): string[] {
   const result = schema.safeParse(value);
@@ -121,23 +119,28 @@ describe('store_memory', () => {
     expect(error.details).toEqual([{ path: 'userId', message: error.message }]);
   });
 
-  it('leaves argument errors to the SDK: its text, no error body', async () => {
-    const empty = await call(client, 'store_memory', { text: '' });
-    expect(empty.isError).toBe(true);
-    // "<SDK prefix> <tool>: <message> at <field>", one line per problem, with the core schema's own messages.
-    const expected = messagesOf(memoryTextSchema, '').map((m) => `${m} at text`).join('\n');
-    expect(textOf(empty)).toBe(`${SDK_INVALID} store_memory: ${expected}`);
-    expect(empty._meta).toBeUndefined();
-    expect(textOf(await call(client, 'store_memory', {}))).toBe(`${SDK_INVALID} store_memory: ${messagesOf(memoryTextSchema, undefined)[0]} at text`);
+  it('answers a bad argument with the contract\u2019s validation_error, as REST does: code, message, details', async () => {
+    const empty = errorOf(await call(client, 'store_memory', { text: '' }));
+    expect(empty).toEqual({
+      code: 'validation_error',
+      message: messagesOf(memoryTextSchema, '')[0],
+      details: messagesOf(memoryTextSchema, '').map((message) => ({ path: 'text', message })),
+    });
+    expect(errorOf(await call(client, 'store_memory', {}))).toEqual({
+      code: 'validation_error',
+      message: 'text is required.',
+      details: [{ path: 'text', message: 'text is required.' }],
+    });
     const long = 'x'.repeat(LIMITS.textMaxLength + 1);
-    expect(textOf(await call(client, 'store_memory', { text: long }))).toContain(messagesOf(memoryTextSchema, long)[0]);
-    expect(textOf(await call(client, 'store_memory', { text: 'x', metadata: [1] }))).toContain(messagesOf(metadataSchema, [1])[0]);
+    expect(errorOf(await call(client, 'store_memory', { text: long })).message).toBe(messagesOf(memoryTextSchema, long)[0]);
+    expect(errorOf(await call(client, 'store_memory', { text: 'x', metadata: [1] })).message).toBe(messagesOf(metadataSchema, [1])[0]);
+    // What storage could not keep exactly is refused as over REST.
+    expect(errorOf(await call(client, 'store_memory', { text: 'x', metadata: { n: 2 ** 60 } })).details?.[0]?.path).toBe('metadata.n');
   });
 
   it('refuses a misspelt field instead of storing for the default user', async () => {
-    const result = await call(client, 'store_memory', { text: 'Dave likes tea.', user_id: 'dave' });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/Unrecognized key.*user_id/);
+    const error = errorOf(await call(client, 'store_memory', { text: 'Dave likes tea.', user_id: 'dave' }));
+    expect(error).toEqual({ code: 'validation_error', message: 'Unknown field: user_id.', details: [{ path: '', message: 'Unknown field: user_id.' }] });
   });
 
   it('answers the service\u2019s own errors with the contract code and message', async () => {
@@ -153,6 +156,22 @@ describe('store_memory', () => {
     expect(ok<StoreResult>(await call(boundA, 'store_memory', { text: 'App A: the user likes tea.' })).appId).toBe('app-a');
     const error = errorOf(await call(boundA, 'store_memory', { text: 'x', appId: 'app-b' }));
     expect(error).toEqual({ code: 'forbidden', message: 'This API key is bound to the app "app-a" and cannot use the app "app-b".' });
+  });
+
+  it('keeps a bound key in its own app when the server has another default app (serve --app-id)', async () => {
+    const withDefault = await connectInMemory(runtime, callerA, { userId: 'shared', appId: 'app-b' });
+    try {
+      expect(ok<StoreResult>(await call(withDefault, 'store_memory', { text: 'App A: the user likes green tea.' })).appId).toBe('app-a');
+      const page = ok<ListResult>(await call(withDefault, 'list_memories', {}));
+      expect(page.memories.map((m) => m.appId)).toEqual(expect.arrayContaining(['app-a']));
+      expect(page.memories.every((m) => m.appId === 'app-a')).toBe(true);
+      // An unbound caller still gets the server's default app.
+      const local = await connectInMemory(runtime, LOCAL_CALLER, { userId: 'someone-else', appId: 'app-b' });
+      expect(ok<StoreResult>(await call(local, 'store_memory', { text: 'App B: the user likes blues.' })).appId).toBe('app-b');
+      await local.close();
+    } finally {
+      await withDefault.close();
+    }
   });
 });
 
@@ -187,10 +206,12 @@ describe('recall_memories', () => {
     expect(textOf(result)).toBe('No memories matched this query.');
   });
 
-  it('refuses out-of-range numbers and an unknown format (SDK text)', async () => {
-    expect(textOf(await call(client, 'recall_memories', { query: 'q', limit: 0 }))).toContain(messagesOf(recallFields.limit, 0)[0]);
-    expect(textOf(await call(client, 'recall_memories', { query: 'q', minScore: 2 }))).toContain(messagesOf(recallFields.minScore, 2)[0]);
-    expect(textOf(await call(client, 'recall_memories', { query: 'q', format: 'xml' }))).toContain('format must be "context" or "raw".');
+  it('refuses out-of-range numbers and an unknown format (validation_error)', async () => {
+    expect(errorOf(await call(client, 'recall_memories', { query: 'q', limit: 0 })).message).toBe(messagesOf(recallFields.limit, 0)[0]);
+    expect(errorOf(await call(client, 'recall_memories', { query: 'q', minScore: 2 })).message).toBe(messagesOf(recallFields.minScore, 2)[0]);
+    expect(errorOf(await call(client, 'recall_memories', { query: 'q', format: 'xml' })).details).toEqual([
+      { path: 'format', message: 'format must be "context" or "raw".' },
+    ]);
     expect(errorOf(await call(bare, 'recall_memories', { query: 'q' })).code).toBe('validation_error');
   });
 
@@ -217,9 +238,9 @@ describe('list_memories', () => {
     await pager.close();
   });
 
-  it('refuses a bad page size (SDK text) and a missing user', async () => {
-    expect(textOf(await call(client, 'list_memories', { pageSize: 101 }))).toContain(messagesOf(listFields.pageSize, 101)[0]);
-    expect(textOf(await call(client, 'list_memories', { page: 1.5 }))).toContain(messagesOf(listFields.page, 1.5)[0]);
+  it('refuses a bad page size (validation_error) and a missing user', async () => {
+    expect(errorOf(await call(client, 'list_memories', { pageSize: 101 })).message).toBe(messagesOf(listFields.pageSize, 101)[0]);
+    expect(errorOf(await call(client, 'list_memories', { page: 1.5 })).message).toBe(messagesOf(listFields.page, 1.5)[0]);
     expect(errorOf(await call(bare, 'list_memories', {})).code).toBe('validation_error');
   });
 
@@ -246,14 +267,12 @@ describe('forget_memory', () => {
     expect(JSON.parse(textOf(result))).toEqual({ deleted: 2 });
   });
 
-  it('needs exactly one of id and ids, well-formed (SDK text)', async () => {
+  it('needs exactly one of id and ids, well-formed (validation_error)', async () => {
     const rule = 'Pass either id (one memory) or ids (several memories), not both and not neither.';
-    expect(textOf(await call(client, 'forget_memory', {}))).toBe(`${SDK_INVALID} forget_memory: ${rule}`);
-    expect(textOf(await call(client, 'forget_memory', { id: 'mem_000000000000', ids: ['mem_000000000001'] }))).toContain(rule);
-    expect(textOf(await call(client, 'forget_memory', { id: 'bad' }))).toBe(
-      `${SDK_INVALID} forget_memory: ${messagesOf(memoryRefSchema, 'bad')[0]} at id`,
-    );
-    expect(textOf(await call(client, 'forget_memory', { ids: [] }))).toContain(messagesOf(forgetManyInputSchema, { ids: [] })[0]);
+    expect(errorOf(await call(client, 'forget_memory', {}))).toEqual({ code: 'validation_error', message: rule, details: [{ path: '', message: rule }] });
+    expect(errorOf(await call(client, 'forget_memory', { id: 'mem_000000000000', ids: ['mem_000000000001'] })).message).toBe(rule);
+    expect(errorOf(await call(client, 'forget_memory', { id: 'bad' })).details).toEqual([{ path: 'id', message: messagesOf(memoryRefSchema, 'bad')[0] }]);
+    expect(errorOf(await call(client, 'forget_memory', { ids: [] })).message).toBe(messagesOf(forgetManyInputSchema, { ids: [] })[0]);
   });
 
   it('does not let a bound key delete another app\u2019s memory, and leaks nothing', async () => {
@@ -322,6 +341,21 @@ describe('get_memory and update_memory', () => {
     expect(errorOf(await call(boundA, 'get_memory', { id: foreign.result.id })).code).toBe('not_found');
     expect(errorOf(await call(boundA, 'update_memory', { id: foreign.result.id, metadata: {} })).code).toBe('not_found');
     expect(errorOf(await call(client, 'get_memory', { id: 'mem_AAAAAAAAAAAA' })).code).toBe('not_found');
-    expect(textOf(await call(client, 'update_memory', { id: foreign.result.id }))).toContain('Pass at least one of text, metadata, expiresAt or ttlSeconds.');
+    expect(errorOf(await call(client, 'update_memory', { id: foreign.result.id }))).toMatchObject({
+      code: 'validation_error',
+      message: 'Pass at least one of text, metadata, expiresAt or ttlSeconds.',
+    });
+  });
+
+  it('answers their bad arguments with the contract\u2019s validation_error, not the SDK\u2019s text', async () => {
+    expect(errorOf(await call(client, 'get_memory', { id: 'bad' }))).toEqual({
+      code: 'validation_error',
+      message: messagesOf(memoryRefSchema, 'bad')[0],
+      details: [{ path: 'id', message: messagesOf(memoryRefSchema, 'bad')[0] }],
+    });
+    expect(errorOf(await call(client, 'get_memory', {})).details).toEqual([{ path: 'id', message: 'id is required.' }]);
+    const update = errorOf(await call(client, 'update_memory', { id: 'mem_AAAAAAAAAAAA', ttlSeconds: 0, userId: 'x' }));
+    expect(update.code).toBe('validation_error');
+    expect(update.details?.map((d) => d.path).sort()).toEqual(['', 'ttlSeconds']);
   });
 });

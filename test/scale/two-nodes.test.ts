@@ -4,12 +4,13 @@
  * idempotency, the rate limit, key revocation and MCP (stateless, no sticky sessions) hold across nodes; a node
  * killed mid-write loses no acknowledged store; a database outage gives 503s in the contract's shape, then heals.
  *
- * What PGlite (test/helpers/postgres.ts) weakens here, honestly: it serves every connection from ONE session and
- * runs one transaction at a time. So the nodes' requests reach the database one after the other, never truly at
- * once: the shared rate limit and the cross-node idempotency show that the state is shared, not that the row
- * locks and ON CONFLICT clauses settle real races (pg-store.test.ts and a run with TEST_DATABASE_URL against a
- * real server do). The database also lives in this test process, in memory: the crash test kills a node, never
- * the database, so it proves "acknowledged means committed", not PostgreSQL's own durability (fsync).
+ * The suite runs twice: on PGlite (test/helpers/postgres.ts) in `npm test`'s main lane, and on a real PostgreSQL
+ * server without pgvector (plain vectors, exact scans) in `npm run test:postgres-server`. What PGlite weakens,
+ * honestly: it serves every connection from ONE session and runs one transaction at a time, so there the nodes'
+ * requests reach the database one after the other and the tests show that the state is shared; on the real server
+ * they are parallel sessions, and the row locks and ON CONFLICT clauses settle real races. The crash test kills a
+ * node, never the database (a throwaway cluster without fsync): it proves "acknowledged means committed", not
+ * PostgreSQL's own durability.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -121,6 +122,20 @@ describe('two nodes on one PostgreSQL database', () => {
     expect(await listAll(b, 'retry')).toHaveLength(1);
   });
 
+  it('stores once when retries with one Idempotency-Key race on both nodes at once', async () => {
+    const store = { userId: 'race', text: 'Cy is flying to Oslo on Friday.' };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(i % 2 === 0 ? a : b, '/v1/memories', { method: 'POST', json: store, headers: { 'Idempotency-Key': 'race-1' } }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as StoreResult[];
+    expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
+    expect(answers.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(7);
+    expect((await listAll(a, 'race')).map((m) => m.id)).toEqual([bodies[0]!.id]);
+  });
+
   it('refuses a revoked key on both nodes within 2 s', async () => {
     const { key, record } = await createApiKey(a.runtime.store, { label: 'soon revoked' });
     for (const node of [a, b]) expect((await call(node, '/v1/memories?userId=x', { key })).status).toBe(200);
@@ -204,6 +219,53 @@ describe('two nodes on one PostgreSQL database', () => {
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(((await refused.json()) as ErrorJson).error.code).toBe('rate_limit');
       }
+    } finally {
+      await Promise.all(limited.map((node) => node.close(1_000)));
+    }
+  });
+
+  it('answers every store of 8 parallel clients (4 per node) with 201 or 503 + Retry-After, never 500', async () => {
+    const statuses = new Map<number, number>();
+    const created: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, c) => {
+        for (let i = 0; i < 40; i++) {
+          const text = `client ${c} fact ${i}: the parallel stores test keeps this.`;
+          const res = await call(c % 2 === 0 ? a : b, '/v1/memories', { method: 'POST', json: { userId: `load-${c}`, text } });
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (res.status === 201) created.push(((await res.json()) as StoreResult).id);
+          else if (res.status === 503) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+          else expect({ status: res.status, body: await res.text() }).toBeUndefined();
+        }
+      }),
+    );
+    console.log(`8 clients x 40 stores on two nodes (${db.kind}): ${JSON.stringify(Object.fromEntries(statuses))}`);
+    // Every acknowledged store is there, once.
+    const listed = (await Promise.all(Array.from({ length: 8 }, (_, c) => listAll(b, `load-${c}`)))).flat();
+    expect(listed.map((m) => m.id).sort()).toEqual(created.sort());
+    expect(statuses.get(201)).toBeGreaterThanOrEqual(300);
+  });
+
+  it('holds one rate-limit budget across nodes under a parallel burst', async () => {
+    const limited = await Promise.all([startNode({ rateLimit: 60 }), startNode({ rateLimit: 60 })]);
+    try {
+      const { key } = await createApiKey(a.runtime.store, { label: 'burst' });
+      const started = Date.now();
+      const statuses = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => {
+          const res = await call(limited[i % 2]!, '/v1/memories?userId=x', { key });
+          if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+          await res.body?.cancel();
+          return res.status;
+        }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      const served = statuses.filter((s) => s === 200).length;
+      console.log(`burst of 200 at 60/min on two nodes (${db.kind}): ${served} served, ${statuses.filter((s) => s === 429).length} x 429 in ${seconds.toFixed(1)} s`);
+      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+      // The burst (60) plus what refilled while the burst lasted (one a second), never a budget per node.
+      expect(served).toBeLessThanOrEqual(60 + Math.ceil(seconds));
+      expect(served).toBeGreaterThanOrEqual(60);
     } finally {
       await Promise.all(limited.map((node) => node.close(1_000)));
     }

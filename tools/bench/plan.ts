@@ -93,10 +93,40 @@ function withSizes(plan: BenchPlan, sizes: string | undefined, multiUsers: strin
   };
 }
 
-export function parseOptions(argv: string[]): BenchOptions {
+export const BENCH_USAGE = `usage: npm run bench [-- --quick] [--keep] [--out FILE] [--data DIR] [--no-peer] [--no-mcp]
+                       [--sizes N,N,...] [--multi-users N] [--database-url postgres://...]
+  --quick            smaller sets (about 2 minutes on 2 cores instead of 7-10)
+  --keep             keep the scratch databases (and PostgreSQL schemas) after the run
+  --out FILE         where the report goes (default bench-results/latest*.md)
+  --data DIR         LoCoMo-style data for recall quality (default MEMORY_BENCH_DATA, else synthetic)
+  --no-peer          leave out the reference MCP memory server
+  --no-mcp           leave out the MCP stdio round trips
+  --sizes N,N,...    single-user sizes, e.g. 1000,10000
+  --multi-users N    N users of 1,000 memories (0 leaves the set out)
+  --database-url URL measure PostgreSQL instead of SQLite
+  -h, --help         this text`;
+
+/** What a mistake in the arguments says: one line, then the usage (never a stack trace). */
+export class BenchUsageError extends Error {
+  override name = 'BenchUsageError';
+}
+
+/** `undefined` when --help was asked for (print BENCH_USAGE); throws BenchUsageError on a bad argument. */
+export function parseOptions(argv: string[]): BenchOptions | undefined {
+  let parsed;
+  try {
+    parsed = parseBenchArgs(argv);
+  } catch (error) {
+    throw new BenchUsageError(error instanceof Error ? error.message : String(error));
+  }
+  return parsed;
+}
+
+function parseBenchArgs(argv: string[]): BenchOptions | undefined {
   const { values } = parseArgs({
     args: argv,
     options: {
+      help: { type: 'boolean', short: 'h', default: false },
       quick: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       out: { type: 'string' },
@@ -109,6 +139,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     },
     allowPositionals: false,
   });
+  if (values.help === true) return undefined;
   return {
     databaseUrl: values['database-url'],
     keep: values.keep === true,

@@ -13,8 +13,8 @@ import { openStoreOnly } from '../runtime.js';
 /**
  * `agent-memory export FILE.jsonl` (or `-` for stdout): every memory, oldest first, one JSON object per line in
  * the format `agent-memory import` reads (`userId`, `text`, `appId` as the app slug, `metadata`, `createdAt`,
- * `updatedAt`, `expiresAt` when it expires, and `id` when the memory has an external id), so export then import is
- * a round trip. Expired memories are not exported. Memory ids are not exported:
+ * `updatedAt`, and `expiresAt` when it expires), so export then import is a round trip that keeps every memory.
+ * Expired memories are not exported. Memory ids are not exported:
  * an import assigns its own. Written once over the MemoryStore interface, so the same on every backend: pages of
  * one read snapshot (MemoryStore.scanMemories), the file written under a temporary name and renamed at the end,
  * so an interrupted export leaves no partial file.
@@ -25,12 +25,17 @@ const PAGE = 1000;
 export interface ExportOptions {
   /** Only this user's memories. */
   userId?: string | undefined;
+  /** Only this app's memories (its UUID). */
+  appId?: string | undefined;
   onProgress?: (done: number, total: number) => void;
 }
 
-/** One export line (no trailing newline). */
+/**
+ * One export line (no trailing newline). An external id stays in `metadata.externalId` and is not written as `id`:
+ * memories may share one (stored through the API with the same metadata), and as `id` they would import as one
+ * memory, the others dropped.
+ */
 export function exportLine(memory: MemoryRecord): string {
-  const external = memory.metadata.externalId;
   return JSON.stringify({
     userId: memory.userId,
     text: memory.text,
@@ -39,7 +44,6 @@ export function exportLine(memory: MemoryRecord): string {
     createdAt: memory.createdAt,
     updatedAt: memory.updatedAt,
     ...(memory.expiresAt === null ? {} : { expiresAt: memory.expiresAt }),
-    ...(typeof external === 'string' && external.length > 0 ? { id: external } : {}),
   });
 }
 
@@ -50,14 +54,19 @@ async function write(out: Writable, chunk: string): Promise<void> {
 /** Writes the memories to `out` (not closed here); returns how many. */
 export function exportJsonl(store: MemoryStore, out: Writable, options: ExportOptions = {}): Promise<number> {
   let done = 0;
-  return store.scanMemories({ userId: options.userId, pageSize: PAGE }, async ({ memories, total }) => {
+  return store.scanMemories({ userId: options.userId, appId: options.appId, pageSize: PAGE }, async ({ memories, total }) => {
     await write(out, memories.map((m) => `${exportLine(m)}\n`).join(''));
     done += memories.length;
     options.onProgress?.(done, total);
   });
 }
 
-export async function exportCommand(config: RuntimeConfig, target: string, options: { userId?: string | undefined }, out: Output): Promise<number> {
+export async function exportCommand(
+  config: RuntimeConfig,
+  target: string,
+  options: { userId?: string | undefined; appId?: string | undefined },
+  out: Output,
+): Promise<number> {
   if (sqliteFileMissing(config)) {
     out.notice(`agent-memory export: no database at ${config.dbPath}.`);
     return 1;
@@ -68,6 +77,13 @@ export async function exportCommand(config: RuntimeConfig, target: string, optio
     return 1;
   }
   const store = await openStoreOnly(config);
+  // --app-id names the app by slug or UUID; an app that does not exist is a mistake, not an empty export.
+  const app = options.appId === undefined ? undefined : await store.findApp(options.appId);
+  if (options.appId !== undefined && app === undefined) {
+    await store.close();
+    out.notice(`agent-memory export: no app is called "${options.appId}".`);
+    return 1;
+  }
   const progress = createProgress({ label: 'export' });
   const temp = toStdout ? undefined : join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   const started = performance.now();
@@ -76,6 +92,7 @@ export async function exportCommand(config: RuntimeConfig, target: string, optio
     stream = temp === undefined ? process.stdout : createWriteStream(temp, { flags: 'wx' });
     const n = await exportJsonl(store, stream, {
       userId: options.userId,
+      appId: app?.id,
       onProgress: (done, total) => progress.update({ done, total }),
     });
     if (temp !== undefined) {
@@ -85,7 +102,8 @@ export async function exportCommand(config: RuntimeConfig, target: string, optio
     }
     progress.done();
     out.notice(
-      `Exported ${formatCount(n)} memories${options.userId === undefined ? '' : ` of user "${options.userId}"`} to ` +
+      `Exported ${formatCount(n)} memories${options.userId === undefined ? '' : ` of user "${options.userId}"`}` +
+        `${app === undefined ? '' : ` of app "${app.slug}"`} to ` +
         `${toStdout ? 'stdout' : target} in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
     );
     return 0;

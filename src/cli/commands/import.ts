@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { MemoryError } from '../../core/errors.js';
 import { isUuid, newMemoryId } from '../../core/ids.js';
@@ -12,6 +12,7 @@ import type { App } from '../../core/types.js';
 import { parseInput } from '../../core/validation.js';
 import type { RuntimeConfig } from '../config.js';
 import type { Output } from '../output.js';
+import { readJsonlLines } from '../jsonl-lines.js';
 import { createProgress, formatBytes, formatCount } from '../progress.js';
 import { openRuntime } from '../runtime.js';
 
@@ -29,10 +30,17 @@ import { openRuntime } from '../runtime.js';
  *   already stored are skipped before embedding, so re-running an interrupted import (or the same file twice)
  *   stores each line once and only embeds what is missing.
  * - Bad lines are reported with their line number and skipped; `--strict` checks the whole file first and imports
- *   nothing if any line is bad.
+ *   nothing if any line is bad. A line longer than 1 MiB (a request body's limit) or not UTF-8 is a bad line.
+ * - An `id` already stored (or used earlier in the file) with another text or metadata is a collision: reported
+ *   with its line number, not imported, and the exit code is 1 (it used to count silently as "already there").
+ * - FILE may be `-` for stdin; a UTF-8 byte order mark is accepted.
  */
 
 export const DEFAULT_IMPORT_BATCH = 64;
+/** The longest line read: a request body's limit, so that anything the API accepts imports too. */
+export const MAX_LINE_BYTES = LIMITS.bodyMaxBytes;
+/** The FILE argument that means standard input. */
+export const STDIN = '-';
 export const MAX_IMPORT_BATCH = 1024;
 /** Bad lines printed one by one; past this, only counted. */
 const MAX_REPORTED = 50;
@@ -59,18 +67,23 @@ export interface ImportTarget {
 }
 
 export interface ImportProgress {
+  /** Bytes of the input up to the last line whose batch is stored (not merely read). */
   bytes: number;
   totalBytes: number | undefined;
   lines: number;
   imported: number;
   present: number;
   invalid: number;
+  collisions: number;
 }
 
 export interface ImportOptions {
   batchSize?: number;
   strict?: boolean;
+  /** A bad line, or a collision (an id stored with another text), with what is wrong. */
   onInvalid?: (line: number, message: string) => void;
+  /** The input when FILE is `-` (default: process.stdin). */
+  stdin?: Readable;
   onProgress?: (progress: ImportProgress) => void;
   now?: () => Date;
 }
@@ -82,6 +95,8 @@ export interface ImportResult {
   /** Lines already stored by an earlier run (or repeated ids), skipped. */
   present: number;
   invalid: number;
+  /** Lines whose `id` is stored (or earlier in the file) with another text or metadata: not imported. */
+  collisions: number;
   /** True when --strict refused the file (nothing imported). */
   refused: boolean;
   seconds: number;
@@ -130,23 +145,33 @@ export function parseImportLine(raw: string): ImportLine {
 
 interface Prepared {
   lineNo: number;
+  /** Bytes of the input through this line. */
+  endOffset: number;
+  /** For a line with an `id`: that id, and a digest of what it stores, to tell a repeat from a collision. */
+  external: { id: string; digest: string } | undefined;
   memory: Omit<NewMemory, 'embedding'>;
 }
 
-async function* readLines(file: string, onBytes: (bytes: number) => void): AsyncGenerator<{ lineNo: number; raw: string }> {
-  const stream = createReadStream(file);
-  const reader = createInterface({ input: stream, crlfDelay: Infinity });
-  let lineNo = 0;
+/** What an `id` line stores, as compared with what the same id holds already. */
+function contentDigest(text: string, metadata: Record<string, unknown>): string {
+  return createHash('sha256').update(`${text}\u0000${canonicalJson(metadata)}`).digest('base64');
+}
+
+const LINE_PROBLEMS = {
+  'too-long': `the line is longer than ${MAX_LINE_BYTES} bytes.`,
+  'not-utf8': 'the line is not valid UTF-8.',
+} as const;
+
+/** Non-blank lines with their numbers; a line that cannot be read comes with `error` instead of `raw`. */
+async function* readLines(file: string, stdin: Readable | undefined): AsyncGenerator<{ lineNo: number; raw: string; endOffset: number } | { lineNo: number; error: string; endOffset: number }> {
+  const input = file === STDIN ? (stdin ?? process.stdin) : createReadStream(file);
   try {
-    for await (const raw of reader) {
-      lineNo++;
-      onBytes(stream.bytesRead);
-      if (raw.trim().length === 0) continue;
-      yield { lineNo, raw };
+    for await (const line of readJsonlLines(input, MAX_LINE_BYTES)) {
+      if (line.problem !== undefined) yield { lineNo: line.lineNo, error: LINE_PROBLEMS[line.problem], endOffset: line.endOffset };
+      else if (line.raw !== undefined && line.raw.trim().length > 0) yield { lineNo: line.lineNo, raw: line.raw, endOffset: line.endOffset };
     }
   } finally {
-    reader.close();
-    stream.destroy();
+    if (input !== process.stdin && input !== stdin) input.destroy();
   }
 }
 
@@ -162,25 +187,39 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
   const started = performance.now();
   let totalBytes: number | undefined;
   try {
-    totalBytes = statSync(file).size;
+    totalBytes = file === STDIN ? undefined : statSync(file).size;
   } catch {
     totalBytes = undefined;
   }
-  const result: ImportResult = { lines: 0, imported: 0, present: 0, invalid: 0, refused: false, seconds: 0, embedSeconds: 0 };
+  const result: ImportResult = { lines: 0, imported: 0, present: 0, invalid: 0, collisions: 0, refused: false, seconds: 0, embedSeconds: 0 };
   let bytes = 0;
   const report = () =>
-    options.onProgress?.({ bytes, totalBytes, lines: result.lines, imported: result.imported, present: result.present, invalid: result.invalid });
+    options.onProgress?.({
+      bytes,
+      totalBytes,
+      lines: result.lines,
+      imported: result.imported,
+      present: result.present,
+      invalid: result.invalid,
+      collisions: result.collisions,
+    });
   const invalid = (lineNo: number, error: unknown) => {
     result.invalid++;
     options.onInvalid?.(lineNo, describeError(error));
   };
+  const collision = (lineNo: number, message: string) => {
+    result.collisions++;
+    options.onInvalid?.(lineNo, message);
+  };
 
   if (options.strict) {
-    for await (const { lineNo, raw } of readLines(file, () => undefined)) {
+    if (file === STDIN) throw new MemoryError('validation_error', '--strict reads the input twice, so it needs a file, not stdin.');
+    for await (const line of readLines(file, options.stdin)) {
       try {
-        parseImportLine(raw);
+        if ('error' in line) throw new MemoryError('validation_error', line.error);
+        parseImportLine(line.raw);
       } catch (error) {
-        invalid(lineNo, error);
+        invalid(line.lineNo, error);
       }
     }
     if (result.invalid > 0) {
@@ -207,7 +246,7 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
   // How many identical id-less lines came before: the n-th copy of a line is its own memory, and stays so on resume.
   const seen = new Map<string, number>();
 
-  const prepare = async (lineNo: number, raw: string): Promise<Prepared> => {
+  const prepare = async (lineNo: number, endOffset: number, raw: string): Promise<Prepared> => {
     const line = parseImportLine(raw);
     const app = await resolveApp(line.appId ?? DEFAULT_APP_SLUG);
     let key: string;
@@ -226,6 +265,8 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
     const createdAt = line.createdAt ?? now().toISOString();
     return {
       lineNo,
+      endOffset,
+      external: line.id === undefined ? undefined : { id: line.id, digest: contentDigest(line.text, metadata) },
       memory: {
         id: newMemoryId(),
         uuid: importUuid(key),
@@ -241,14 +282,35 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
     };
   };
 
+  // The `id` lines met so far, by memory UUID: what each stores and on which line, to tell a repeat from a collision.
+  const ids = new Map<string, { digest: string; lineNo: number }>();
+  /** False (and reported) when an `id` line names a memory that holds something else. */
+  const sameAsStored = (item: Prepared, stored: { text: string; metadata: Record<string, unknown> } | undefined): boolean => {
+    const external = item.external;
+    if (external === undefined) return true;
+    if (stored !== undefined && contentDigest(stored.text, stored.metadata) !== external.digest) {
+      collision(item.lineNo, `id "${external.id}" is already stored with another text or metadata; this line is not imported.`);
+      return false;
+    }
+    const earlier = ids.get(item.memory.uuid);
+    if (earlier !== undefined && earlier.digest !== external.digest) {
+      collision(item.lineNo, `id "${external.id}" was used by line ${earlier.lineNo} with another text or metadata; this line is not imported.`);
+      return false;
+    }
+    if (earlier === undefined) ids.set(item.memory.uuid, { digest: external.digest, lineNo: item.lineNo });
+    return true;
+  };
+
   let lastEmbedEnd = 0;
   /** Skips what is stored, embeds the rest (one call), and returns the memories ready to insert. */
   const embedBatch = async (batch: Prepared[]): Promise<NewMemory[]> => {
     const fresh: Prepared[] = [];
     const uuids = new Set<string>();
     for (const item of batch) {
+      const stored = await store.getMemory({ kind: 'uuid', value: item.memory.uuid }, { appId: null });
+      if (!sameAsStored(item, stored)) continue;
       // A repeated id within the file, or a line stored by an earlier run.
-      if (uuids.has(item.memory.uuid) || (await store.getMemory({ kind: 'uuid', value: item.memory.uuid }, { appId: null }))) {
+      if (uuids.has(item.memory.uuid) || stored) {
         result.present++;
         continue;
       }
@@ -274,13 +336,17 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
   const submit = async (batch: Prepared[]) => {
     const embedded = embedBatch(batch);
     const before = previous;
+    const through = batch.at(-1)?.endOffset ?? bytes;
     const job = (async () => {
       const memories = await embedded;
       await before;
-      if (memories.length === 0) return;
-      const { inserted } = await insertMany(memories);
-      result.imported += inserted;
-      result.present += memories.length - inserted;
+      if (memories.length > 0) {
+        const { inserted } = await insertMany(memories);
+        result.imported += inserted;
+        result.present += memories.length - inserted;
+      }
+      // Progress counts what is stored, not what was read ahead of the model.
+      bytes = Math.max(bytes, through);
       report();
     })();
     // Failures surface where `job` is awaited; until then they must not count as unhandled.
@@ -293,12 +359,13 @@ export async function importJsonl(target: ImportTarget, file: string, options: I
 
   let batch: Prepared[] = [];
   try {
-    for await (const { lineNo, raw } of readLines(file, (b) => (bytes = b))) {
+    for await (const line of readLines(file, options.stdin)) {
       result.lines++;
       try {
-        batch.push(await prepare(lineNo, raw));
+        if ('error' in line) throw new MemoryError('validation_error', line.error);
+        batch.push(await prepare(line.lineNo, line.endOffset, line.raw));
       } catch (error) {
-        invalid(lineNo, error);
+        invalid(line.lineNo, error);
         continue;
       }
       if (batch.length >= batchSize) {
@@ -324,10 +391,14 @@ export interface ImportCommandOptions {
 }
 
 export async function importCommand(config: RuntimeConfig, file: string, options: ImportCommandOptions, out: Output): Promise<number> {
+  if (file === STDIN && options.strict) {
+    out.notice('agent-memory import: --strict reads the input twice, so it needs a file, not - (stdin).');
+    return 2;
+  }
   try {
-    if (!statSync(file).isFile()) throw new Error('not a file');
+    if (file !== STDIN && !statSync(file).isFile()) throw new Error('not a file');
   } catch {
-    out.notice(`agent-memory import: cannot read "${file}" (a JSONL file, one memory per line).`);
+    out.notice(`agent-memory import: cannot read "${file}" (a JSONL file, one memory per line, or - for stdin).`);
     return 2;
   }
   const runtime = await openRuntime(config);
@@ -351,23 +422,26 @@ export async function importCommand(config: RuntimeConfig, file: string, options
           progress.update({
             done: p.bytes,
             total: p.totalBytes,
-            detail: `${formatCount(p.imported)} imported, ${formatCount(p.present)} already there${p.invalid ? `, ${formatCount(p.invalid)} invalid` : ''}`,
+            detail:
+              `${formatCount(p.imported)} imported, ${formatCount(p.present)} already there` +
+              `${p.invalid ? `, ${formatCount(p.invalid)} invalid` : ''}${p.collisions ? `, ${formatCount(p.collisions)} id collisions` : ''}`,
           }),
       },
     );
     progress.done();
-    if (result.invalid > MAX_REPORTED) out.notice(`... and ${formatCount(result.invalid - MAX_REPORTED)} more invalid lines.`);
+    if (reported > MAX_REPORTED) out.notice(`... and ${formatCount(reported - MAX_REPORTED)} more bad lines.`);
     if (result.refused) {
       out.notice(`--strict: ${formatCount(result.invalid)} invalid line(s); nothing was imported. Fix them and run again.`);
       return 1;
     }
     const rate = result.seconds > 0 ? result.imported / result.seconds : 0;
     out.notice(
-      `Imported ${formatCount(result.imported)} memories from ${file} in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)}/s, ` +
+      `Imported ${formatCount(result.imported)} memories from ${file === STDIN ? 'stdin' : file} in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)}/s, ` +
         `model busy ${result.embedSeconds.toFixed(1)} s); ${formatCount(result.present)} were already there` +
-        `${result.invalid ? `; ${formatCount(result.invalid)} invalid line(s) skipped` : ''}.`,
+        `${result.invalid ? `; ${formatCount(result.invalid)} invalid line(s) skipped` : ''}` +
+        `${result.collisions ? `; ${formatCount(result.collisions)} line(s) not imported: their id holds another memory` : ''}.`,
     );
-    return result.invalid > 0 ? 1 : 0;
+    return result.invalid > 0 || result.collisions > 0 ? 1 : 0;
   } finally {
     progress.done();
     await runtime.close();

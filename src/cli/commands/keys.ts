@@ -1,6 +1,6 @@
 import { createApiKey } from '../../core/key-admin.js';
 import type { RuntimeConfig } from '../config.js';
-import { table, type Output } from '../output.js';
+import { printable, table, type Output } from '../output.js';
 import { openStoreOnly } from '../runtime.js';
 
 export async function keysCreate(config: RuntimeConfig, options: { app?: string; label?: string }, out: Output): Promise<number> {
@@ -26,7 +26,7 @@ export async function keysList(config: RuntimeConfig, out: Output): Promise<numb
       out.notice('No keys. Create one with `agent-memory keys create`.');
       return 0;
     }
-    const rows = keys.map((k) => [k.id, `${k.prefix}…`, k.app?.slug ?? '(all apps)', k.label ?? '', k.createdAt, k.revokedAt ?? 'active']);
+    const rows = keys.map((k) => [k.id, `${k.prefix}…`, k.app?.slug ?? '(all apps)', printable(k.label ?? ''), k.createdAt, k.revokedAt ?? 'active']);
     out.print(table([['ID', 'KEY', 'APP', 'LABEL', 'CREATED', 'REVOKED'], ...rows]));
     return 0;
   } finally {
@@ -37,8 +37,13 @@ export async function keysList(config: RuntimeConfig, out: Output): Promise<numb
 export async function keysRevoke(config: RuntimeConfig, id: string, out: Output): Promise<number> {
   const store = await openStoreOnly(config);
   try {
+    const earlier = (await store.listKeys()).find((k) => k.id === id)?.revokedAt;
+    if (earlier !== undefined && earlier !== null) {
+      out.notice(`${printable(id)} was already revoked at ${earlier}; nothing changed.`);
+      return 1;
+    }
     if (!(await store.revokeKey(id, new Date().toISOString()))) {
-      out.notice(`No key has the id "${id}". See \`agent-memory keys list\`.`);
+      out.notice(`No key has the id "${printable(id)}". See \`agent-memory keys list\`.`);
       return 1;
     }
     out.notice(`Revoked ${id}: it is refused from now on.`);

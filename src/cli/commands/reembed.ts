@@ -10,12 +10,24 @@ import { openStoreOnly } from '../runtime.js';
  * `agent-memory reembed --model NAME`: rebuilds every vector with the configured model, on SQLite or PostgreSQL
  * (core/reembed.ts). Nodes still running the old model are refused at their next start.
  */
-export async function reembedCommand(config: RuntimeConfig, out: Output): Promise<number> {
+export async function reembedCommand(config: RuntimeConfig, out: Output, options: { force?: boolean } = {}): Promise<number> {
   if (sqliteFileMissing(config)) {
     out.notice(`agent-memory reembed: no database at ${config.dbPath}.`);
     return 1;
   }
   const store = await openStoreOnly(config);
+  // Rebuilding every vector with the model that made them is hours of work for nothing, unless the model's files
+  // changed under the same name, or a PostgreSQL database keeping plain vectors moves onto pgvector: that takes --force.
+  const current = await store.getModel();
+  if (current?.model === config.model && options.force !== true) {
+    await store.close();
+    out.notice(
+      `agent-memory reembed: the vectors were already made with "${config.model}"; nothing to do. Name another ` +
+        'model with --model, or add --force to rebuild them with the same one (after its files changed, or to move ' +
+        'a PostgreSQL database from plain vectors onto pgvector).',
+    );
+    return 1;
+  }
   const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir });
   const progress = createProgress({ label: 'reembed' });
   try {

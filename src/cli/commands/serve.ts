@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Authenticator } from '../../core/auth.js';
 import { createApiKey } from '../../core/key-admin.js';
@@ -37,7 +37,9 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   const output = options.output ?? consoleOutput;
   const runtime = await openRuntime(config, logger);
   try {
-    if (config.apiKey === undefined && (await runtime.store.countKeys()) === 0) {
+    // Only a database that never had a key gets one: after every key was revoked (a leak, say), a restart must not
+    // mint and print a fresh unbound key. Revoked keys are listed too, so they count here.
+    if (config.apiKey === undefined && (await runtime.store.listKeys()).length === 0) {
       const { key } = await createApiKey(runtime.store, { label: 'first run' });
       output.notice(
         `No API key existed, so one was created. Keep it: it is shown only this once.\n\n  ${key}\n\n` +
@@ -60,7 +62,13 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    // Without a Host header Node answered a bare 400 itself; the app answers it in the contract's shape instead.
+    const s = createServer({ requireHostHeader: false }, app);
+    s.once('error', reject);
+    s.listen(config.port, config.host, () => {
+      s.off('error', reject);
+      resolve(s);
+    });
   }).catch(async (error: unknown) => {
     await runtime.close();
     throw error;

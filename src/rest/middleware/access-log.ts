@@ -6,11 +6,13 @@ import { locals } from '../locals.js';
 export function accessLog(logger: Logger): RequestHandler {
   return function accessLogMiddleware(req, res, next) {
     const started = process.hrtime.bigint();
+    // Read now: by the time the response is done, a mounted router has cut its mount path (`POST /` for a store).
+    const path = req.originalUrl.split('?')[0] ?? req.originalUrl;
     res.on('finish', () => {
       logger.info('request', {
         requestId: locals(res).requestId,
         method: req.method,
-        path: req.path,
+        path,
         status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
         keyId: locals(res).caller?.keyId ?? undefined,

@@ -15,6 +15,11 @@ const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   'charset.unsupported': { code: 'unsupported_media_type', message: 'The request body must be UTF-8 JSON.' },
   'request.aborted': { code: 'invalid_json', message: 'The request body was cut off.' },
   'request.size.invalid': { code: 'invalid_json', message: 'The request body does not match its Content-Length.' },
+  // json-body.ts refuses bytes that are not UTF-8 instead of letting them become U+FFFD.
+  'entity.verify.failed': {
+    code: 'validation_error',
+    message: 'The request body is not valid UTF-8: every string must be UTF-8 encoded.',
+  },
 };
 
 function fromFramework(error: unknown): MemoryError | undefined {
@@ -35,6 +40,34 @@ function fromFramework(error: unknown): MemoryError | undefined {
   // decompress (it used to be answered as a malformed path).
   if (status === 400) return new MemoryError('invalid_json', 'The request body could not be read or decoded.', { cause: error });
   return undefined;
+}
+
+/**
+ * HTTP/1.1 requires a Host header. Node answered a request without one with a bare 400 before any of our code ran
+ * (the server now lets it through: see serve.ts); it gets the contract's error body here.
+ */
+export function refuseHostless(): RequestHandler {
+  return function refuseHostlessMiddleware(req, _res, next) {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      next(new MemoryError('invalid_json', 'The request has no Host header, which HTTP/1.1 requires.'));
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * No route takes OPTIONS (there is no CORS: browsers are not clients of this API). Express would answer it itself
+ * with a plain-text list of methods; it is the contract's JSON 404, like any other method a route does not take.
+ */
+export function refuseOptions(): RequestHandler {
+  return function refuseOptionsMiddleware(req, _res, next) {
+    if (req.method === 'OPTIONS') {
+      next(new MemoryError('not_found', `No route for ${req.method} ${req.path}.`));
+      return;
+    }
+    next();
+  };
 }
 
 /** Unknown routes and methods answer the contract's JSON 404, never express's HTML page. */

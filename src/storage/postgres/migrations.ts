@@ -7,7 +7,8 @@ import { assertSchemaName, withTransaction, type Pool, type PoolClient } from '.
 /**
  * Schema migrations for PostgreSQL, mirroring the SQLite backend's tables. Never edit a released migration: add
  * a new one. The vector column and its index are not here: their dimension depends on the embedding model and
- * they are created by vector-index.ts when the model is declared.
+ * they are created by vector-index.ts when the model is declared, as pgvector's `vector` or, where the server has
+ * no pgvector, as plain bytes (vector-storage.ts).
  *
  * Every query of the store names a user (recall, list, delete-all) or a memory id, and every table that grows
  * with use (memories, idempotency_keys) can be distributed by user_id or key (e.g. Citus), with apps, api_keys
@@ -162,26 +163,20 @@ export const MIGRATIONS: readonly PgMigration[] = [
 ];
 
 /**
- * pgvector must be installed on the server; creating it in the database may need more rights than the service's
- * role has. Either failure gets a message that tells the operator what to do.
+ * Enables pgvector when the server has it. When it is not installed (0A000, or 58P01 before PostgreSQL 15's
+ * wording) or this role may not create it (42501), the database keeps its vectors in a plain column instead
+ * (vector-storage.ts; PgStore.open logs a warning): the savepoint undoes the failed statement and nothing else.
+ * The tables of both modes are the same; only the embedding column, made when a model is declared, differs.
  */
 async function createVectorExtension(client: PoolClient): Promise<void> {
+  await client.query('SAVEPOINT vector_extension');
   try {
     await ddl(client, 'CREATE EXTENSION IF NOT EXISTS vector');
+    await client.query('RELEASE SAVEPOINT vector_extension');
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (code === '42501' || code === '0A000' || code === '58P01') {
-      throw new MemoryError(
-        'unavailable',
-        code === '42501'
-          ? 'The pgvector extension is not enabled in this database and this role may not enable it: run ' +
-              '`CREATE EXTENSION vector;` as the database owner or an administrator.'
-          : 'The pgvector extension is not installed on this PostgreSQL server: install pgvector (0.8 or later ' +
-              'recommended) and restart.',
-        { cause: error },
-      );
-    }
-    throw error;
+    if (code !== '42501' && code !== '0A000' && code !== '58P01') throw error;
+    await client.query('ROLLBACK TO SAVEPOINT vector_extension');
   }
 }
 

@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from '../../core/logger.js';
 import type { RateDecision, RateLimiter } from '../../core/rate-limit.js';
 import { query, type Pool } from './connection.js';
 import { translatePgError } from './errors.js';
+import { retryConflicts } from './retry.js';
 
 export interface PgRateLimiterOptions {
   perMinute: number;
@@ -80,7 +81,7 @@ export class PgRateLimiter implements RateLimiter {
       // The bucket refilled since its last use, capped at the burst (excluded.updated_at is this request's time;
       // a clock that went back refills nothing). In DO UPDATE, b.* are the values before this request.
       const refilled = `LEAST($2::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (excluded.updated_at - b.updated_at))::float8) * $3::float8)`;
-      const result = await query<BucketRow>(
+      const result = await retryConflicts(() => query<BucketRow>(
         this.#pool,
         `INSERT INTO rate_buckets AS b (key_id, tokens, allowed, updated_at)
          VALUES ($1, $2::float8 - 1, true, COALESCE($4::timestamptz, statement_timestamp()))
@@ -90,7 +91,7 @@ export class PgRateLimiter implements RateLimiter {
            updated_at = GREATEST(b.updated_at, excluded.updated_at)
          RETURNING tokens, allowed`,
         [keyId, this.#burst, perSecond, now],
-      );
+      ));
       row = result.rows[0];
     } catch (error) {
       translatePgError(error);

@@ -43,6 +43,7 @@ import { filterSql, liveSql, writeFields } from './filters.js';
 import { DUPLICATE_LOCK_NAMESPACE, ensureSchema, migrate } from './migrations.js';
 import { RECALL_TRANSACTION, recallCandidates } from './recall.js';
 import { replaceEmbeddings } from './reembed.js';
+import { retryConflicts } from './retry.js';
 import { findWordMatches } from './words.js';
 import {
   APP_COLUMNS,
@@ -60,11 +61,17 @@ import {
 } from './rows.js';
 import { scanMemories } from './scan.js';
 import { Params, scopeFilter } from './sql.js';
-import { ensureVectorIndex, pgvectorVersion, readModelRecord, vectorLiteral } from './vector-index.js';
+import { ensureVectorIndex, pgvectorVersion, readModelRecord } from './vector-index.js';
+import { columnMode, newColumnMode, vectorStorage, type VectorMode, type VectorStorage } from './vector-storage.js';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Users (scopes) with at most this many memories are searched exactly; larger ones by HNSW (default 10,000). */
   exactScanLimit?: number;
+  /**
+   * false: a new vector column is a plain one even where pgvector is available (tests and comparisons of the two
+   * modes on one server). An existing column keeps its type. Default true.
+   */
+  pgvector?: boolean;
 }
 
 interface ExportRow {
@@ -77,13 +84,16 @@ interface ExportRow {
   created_at: Date;
   updated_at: Date;
   expires_at: Date | null;
-  embedding: string | null;
+  embedding: string | Buffer | null;
 }
 
-/** pgvector's text form `[0.1,0.2,...]` back to the float32 values it was written from. */
-function parseVector(text: string): Float32Array {
-  const inner = text.trim().slice(1, -1);
-  return inner === '' ? new Float32Array(0) : Float32Array.from(inner.split(','), Number);
+/** For the warning of the plain mode: what the operator can do about it. */
+async function pgvectorState(pool: Pool, version: [number, number, number] | undefined): Promise<string> {
+  if (version !== undefined) return `${version.join('.')} is enabled, but this database keeps plain vectors: run reembed --force to move onto it`;
+  const { rows } = await query(pool, "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  return rows.length > 0
+    ? 'installed on the server but not enabled in this database: run CREATE EXTENSION vector as its owner, then reembed --force'
+    : 'not installed on the server';
 }
 
 function toRecord(row: IdempotencyRow): IdempotencyRecord {
@@ -121,6 +131,9 @@ export class PgStore implements MemoryStore {
   readonly #pool: Pool;
   readonly #exactScanLimit: number;
   readonly #iterativeScan: boolean;
+  readonly #allowPgvector: boolean;
+  /** How the vectors are kept: the column's type once it exists, else what a new column would be. */
+  #vectors: VectorStorage;
   #closed = false;
   /** The model this store's caller embeds with (useModel), checked against the database's on every vector write and search. */
   #declared: ModelRecord | undefined;
@@ -131,24 +144,43 @@ export class PgStore implements MemoryStore {
     try {
       if (options.schema !== undefined) await ensureSchema(pool, options.schema);
       await migrate(pool);
+      const allowPgvector = options.pgvector ?? true;
+      const mode = await withClient(pool, async (client) => (await columnMode(client)) ?? (await newColumnMode(client, allowPgvector)));
+      const logger = options.logger ?? silentLogger;
       const version = await pgvectorVersion(pool);
       const iterative = version !== undefined && (version[0] > 0 || version[1] >= 8);
-      if (!iterative) {
-        (options.logger ?? silentLogger).warn('pgvector is older than 0.8: recall for large users may miss memories', {
+      if (mode === 'plain') {
+        logger.warn(
+          'pgvector is not available: vectors are kept in a plain column and each recall compares all of the ' +
+            "user's vectors exactly, in time that grows with the user's memories (README: Scaling out)",
+          { pgvector: await pgvectorState(pool, version) },
+        );
+      } else if (!iterative) {
+        logger.warn('pgvector is older than 0.8: recall for large users may miss memories', {
           pgvector: version?.join('.') ?? 'unknown',
         });
       }
-      return new PgStore(pool, options.exactScanLimit ?? 10_000, iterative);
+      return new PgStore(pool, { exactScanLimit: options.exactScanLimit ?? 10_000, iterativeScan: iterative, allowPgvector, mode });
     } catch (error) {
       await pool.end().catch(() => undefined);
       translatePgError(error);
     }
   }
 
-  private constructor(pool: Pool, exactScanLimit: number, iterativeScan: boolean) {
+  private constructor(
+    pool: Pool,
+    settings: { exactScanLimit: number; iterativeScan: boolean; allowPgvector: boolean; mode: VectorMode },
+  ) {
     this.#pool = pool;
-    this.#exactScanLimit = exactScanLimit;
-    this.#iterativeScan = iterativeScan;
+    this.#exactScanLimit = settings.exactScanLimit;
+    this.#iterativeScan = settings.iterativeScan;
+    this.#allowPgvector = settings.allowPgvector;
+    this.#vectors = vectorStorage(settings.mode);
+  }
+
+  /** 'pgvector', or 'plain' where the server has no pgvector (vector-storage.ts). */
+  get vectorMode(): VectorMode {
+    return this.#vectors.mode;
   }
 
   /** The pool, for what lives beside the store on the same database (the rate limiter, maintenance commands). */
@@ -176,15 +208,33 @@ export class PgStore implements MemoryStore {
     } catch (error) {
       if (this.#declared !== undefined && !(error instanceof MemoryError)) {
         assertModelUnchanged(this.#declared, await withClient(this.#pool, readModelRecord).catch(() => this.#declared));
+        await this.#followVectorColumn();
       }
       throw error;
     }
   }
 
-  async #run<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * A reembed elsewhere may have replaced the vector column with one of the other kind (a plain database moved onto
+   * pgvector) under the same model: this node's statements then fail on the column's type. It follows the column
+   * from now on, and this request answers 503, to be retried.
+   */
+  async #followVectorColumn(): Promise<void> {
+    const mode = await withClient(this.#pool, columnMode).catch(() => undefined);
+    if (mode === undefined || mode === this.#vectors.mode) return;
+    this.#vectors = vectorStorage(mode);
+    throw new MemoryError('unavailable', 'The vector column was rebuilt by a reembed; retry.', { retryAfterSeconds: 1 });
+  }
+
+  /**
+   * Runs one unit of the store's work: again, when PostgreSQL rolled it back for a serialization failure or a
+   * deadlock (retry.ts), unless `once` (work with effects outside the database); then a failure the database
+   * may recover from becomes 503 'unavailable'.
+   */
+  async #run<T>(fn: () => Promise<T>, options: { once?: boolean } = {}): Promise<T> {
     if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
     try {
-      return await fn();
+      return await (options.once ? fn() : retryConflicts(fn));
     } catch (error) {
       translatePgError(error);
     }
@@ -246,7 +296,7 @@ export class PgStore implements MemoryStore {
         }
         await client.query(
           `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding)
-           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11::vector)`,
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11::${this.#vectors.sqlType})`,
           [
             memory.id,
             memory.uuid,
@@ -258,7 +308,7 @@ export class PgStore implements MemoryStore {
             memory.updatedAt ?? memory.createdAt,
             memory.expiresAt ?? null,
             key,
-            vectorLiteral(memory.embedding),
+            this.#vectors.toParam(memory.embedding),
           ],
         );
         await writeFields(client, [memory]);
@@ -343,11 +393,11 @@ export class PgStore implements MemoryStore {
           const key = textKey(newText.text);
           const duplicate = await this.#lockedDuplicate(client, row.user_id, row.app_id, key, row.id);
           if (duplicate) return { kind: 'duplicate', memory: duplicate };
-          await client.query('UPDATE memories SET text = $2, text_key = $3, embedding = $4::vector WHERE id = $1', [
+          await client.query(`UPDATE memories SET text = $2, text_key = $3, embedding = $4::${this.#vectors.sqlType} WHERE id = $1`, [
             row.id,
             newText.text,
             key,
-            vectorLiteral(newText.embedding),
+            this.#vectors.toParam(newText.embedding),
           ]);
         }
         if (change.metadata !== undefined) {
@@ -460,7 +510,12 @@ export class PgStore implements MemoryStore {
   recallCandidates(q: CandidateQuery): Promise<Candidate[]> {
     return this.#run(() =>
       this.#withModel(
-        (client) => recallCandidates(client, q, { exactScanLimit: this.#exactScanLimit, iterativeScan: this.#iterativeScan }),
+        (client) =>
+          recallCandidates(client, q, {
+            vectors: this.#vectors.mode,
+            exactScanLimit: this.#exactScanLimit,
+            iterativeScan: this.#iterativeScan,
+          }),
         RECALL_TRANSACTION,
       ),
     );
@@ -483,7 +538,7 @@ export class PgStore implements MemoryStore {
         const { rows } = await client.query<{ id: string }>(
           `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding)
            SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[],
-             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::vector[])
+             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::${this.#vectors.sqlType}[])
            ON CONFLICT (uuid) DO NOTHING RETURNING id`,
           [
             memories.map((m) => m.id),
@@ -496,7 +551,7 @@ export class PgStore implements MemoryStore {
             memories.map((m) => m.updatedAt ?? m.createdAt),
             memories.map((m) => m.expiresAt ?? null),
             memories.map((m) => textKey(m.text)),
-            memories.map((m) => vectorLiteral(m.embedding)),
+            memories.map((m) => this.#vectors.toParam(m.embedding)),
           ],
         );
         const stored = new Set(rows.map((r) => r.id));
@@ -539,11 +594,12 @@ export class PgStore implements MemoryStore {
     return this.#run(async () => {
       // The vector column exists once a model is declared; memories cannot exist before.
       if ((await withClient(this.#pool, readModelRecord)) === undefined) return { memories: [], next: null };
-      // The vector in pgvector's text form: float4 values printed shortest-exact, so they parse back bit for bit.
+      // The vector as it was written, bit for bit (vector-storage.ts).
+      const vectors = this.#vectors;
       const { rows } = await query<ExportRow>(
         this.#pool,
         `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, updated_at, expires_at,
-           embedding::text AS embedding
+           ${vectors.exportColumn} AS embedding
          FROM memories WHERE id > $1 ORDER BY id LIMIT $2`,
         [after ?? '', limit],
       );
@@ -559,7 +615,7 @@ export class PgStore implements MemoryStore {
           createdAt: iso(row.created_at),
           updatedAt: iso(row.updated_at),
           expiresAt: row.expires_at === null ? null : iso(row.expires_at),
-          embedding: parseVector(row.embedding),
+          embedding: vectors.fromColumn(row.embedding),
         };
       });
       return { memories, next: rows.length < limit ? null : (rows[rows.length - 1]?.id ?? null) };
@@ -576,7 +632,8 @@ export class PgStore implements MemoryStore {
         throw new Error('The page handler failed.');
       });
     try {
-      return await this.#run(() => scanMemories(this.#pool, scan, handler));
+      // Once: the pages already handed over cannot be taken back.
+      return await this.#run(() => scanMemories(this.#pool, scan, handler), { once: true });
     } catch (error) {
       throw failed ? failed.error : error;
     }
@@ -677,18 +734,23 @@ export class PgStore implements MemoryStore {
 
   useModel(model: ModelRecord): Promise<void> {
     return this.#run(async () => {
-      await ensureVectorIndex(this.#pool, model);
+      this.#vectors = vectorStorage(await ensureVectorIndex(this.#pool, model, this.#allowPgvector));
       this.#declared = { model: model.model, dimension: model.dimension };
     });
   }
 
   replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }> {
-    return this.#run(async () => {
-      const memories = await replaceEmbeddings(this.#pool, swap);
-      // This store made the swap: its caller embeds with the new model from now on.
-      this.#declared = { model: swap.model.model, dimension: swap.model.dimension };
-      return { memories };
-    });
+    return this.#run(
+      async () => {
+        const { memories, mode } = await replaceEmbeddings(this.#pool, swap, this.#allowPgvector);
+        // This store made the swap: its caller embeds with the new model from now on, into the new column.
+        this.#declared = { model: swap.model.model, dimension: swap.model.dimension };
+        this.#vectors = vectorStorage(mode);
+        return { memories };
+      },
+      // Once: it embeds late memories inside (minutes of model time), and its caller can simply run it again.
+      { once: true },
+    );
   }
 
   async ping(): Promise<boolean> {

@@ -1,11 +1,14 @@
 import type { AppScope, Candidate, CandidateQuery, MemoryFilter } from '../../core/store.js';
 import type { PoolClient } from './connection.js';
+import { cosineFrom, nearestIds } from './exact-scan.js';
 import { filterSql } from './filters.js';
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
 import { Params, scopeFilter } from './sql.js';
-import { vectorLiteral } from './vector-index.js';
+import { vectorLiteral, type VectorMode } from './vector-storage.js';
 
 export interface RecallOptions {
+  /** pgvector searches in the database; plain vectors are scanned exactly in the node (vector-storage.ts). */
+  vectors: VectorMode;
   /** Scopes with at most this many memories are searched exactly; larger ones through the HNSW index. */
   exactScanLimit: number;
   /** pgvector >= 0.8: filtered HNSW scans can continue until they have found k rows of the scope. */
@@ -45,6 +48,7 @@ async function scopeSize(client: PoolClient, userId: string, scope: AppScope, fi
  */
 async function vectorHits(client: PoolClient, q: CandidateQuery, documents: number, options: RecallOptions): Promise<string[]> {
   if (q.vectorK <= 0) return [];
+  if (options.vectors === 'plain') return plainVectorHits(client, q);
   const p = new Params();
   const vector = p.add(vectorLiteral(q.embedding));
   // The filter is part of the search (an exact scan of what it lets through, or an iterative HNSW scan that keeps
@@ -72,19 +76,36 @@ async function vectorHits(client: PoolClient, q: CandidateQuery, documents: numb
   return rows.map((r) => r.id);
 }
 
+/**
+ * The vector side without pgvector: every vector of the scope that the filter lets through (expired ones never),
+ * read in one statement (they are stored in the row,
+ * not in TOAST) and compared with the query here. Exact, and linear in the scope's size whatever it is: the cost
+ * of this mode, measured in the README.
+ */
+async function plainVectorHits(client: PoolClient, q: CandidateQuery): Promise<string[]> {
+  const p = new Params();
+  const { rows } = await client.query<{ id: string; embedding: Buffer }>(
+    `SELECT m.id, m.embedding FROM memories m WHERE ${scopeFilter('m', q.userId, q.scope, p)} ${filterSql('m', q.userId, q.filter, p)}`,
+    p.values,
+  );
+  return nearestIds(rows, q.embedding, q.vectorK);
+}
+
 interface CandidateRow extends MemoryRow {
-  cosine: number | null;
+  /** pgvector's cosine; in plain mode the vector itself (`embedding`), compared here. */
+  cosine?: number | null;
+  embedding?: Buffer | null;
   prev_id: string | null;
   next_id: string | null;
 }
 
 /** The candidates' rows with their cosine to the query and their neighbours in the user's (and app's) timeline. */
-async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[]): Promise<CandidateRow[]> {
+async function candidateRows(client: PoolClient, q: CandidateQuery, ids: string[], vectors: VectorMode): Promise<CandidateRow[]> {
   const p = new Params();
-  const vector = p.add(vectorLiteral(q.embedding));
+  const similarity = vectors === 'plain' ? 'm.embedding AS embedding' : `1 - (m.embedding <=> ${p.add(vectorLiteral(q.embedding))}::vector) AS cosine`;
   const wanted = p.add(ids);
   const { rows } = await client.query<CandidateRow>(
-    `SELECT ${MEMORY_COLUMNS}, 1 - (m.embedding <=> ${vector}::vector) AS cosine, prev.id AS prev_id, next.id AS next_id
+    `SELECT ${MEMORY_COLUMNS}, ${similarity}, prev.id AS prev_id, next.id AS next_id
      FROM memories m
      JOIN apps a ON a.id = m.app_id
      LEFT JOIN LATERAL (
@@ -113,11 +134,12 @@ export async function recallCandidates(client: PoolClient, q: CandidateQuery, op
   const vectorIds = await vectorHits(client, q, documents, options);
   const ids = [...new Set([...vectorIds, ...q.alsoIds])];
   if (ids.length === 0) return [];
-  const rows = await candidateRows(client, q, ids);
+  const rows = await candidateRows(client, q, ids, options.vectors);
+  const cosine = cosineFrom(q.embedding);
   return rows.map(
     (row): Candidate => ({
       memory: toMemory(row),
-      cosine: row.cosine ?? 0,
+      cosine: (row.embedding ? cosine(row.embedding) : row.cosine) ?? 0,
       prevId: row.prev_id,
       nextId: row.next_id,
     }),

@@ -1,19 +1,20 @@
 import type { EmbeddingSwap } from '../../core/store.js';
 import { inTransaction, withClient, type Pool, type PoolClient } from './connection.js';
 import { DDL_TIMEOUT_MS, ddl, lockForDdl, longQuery, MODEL_LOCK } from './migrations.js';
-import { assertDimension, replaceVectorColumn, vectorLiteral } from './vector-index.js';
+import { assertDimension, replaceVectorColumn } from './vector-index.js';
+import { newColumnMode, vectorStorage, type VectorMode, type VectorStorage } from './vector-storage.js';
 
 /** A temporary table: the session's own, gone with it even when the process dies mid-swap. */
 const STAGING = 'reembed_vectors';
 /** Vectors per upload statement: about 2.5 MB of text at 512 dimensions, well within a statement's timeout. */
 const UPLOAD_BATCH = 500;
 
-async function stage(client: PoolClient, entries: ReadonlyArray<readonly [string, Float32Array]>): Promise<void> {
+async function stage(client: PoolClient, vectors: VectorStorage, entries: ReadonlyArray<readonly [string, Float32Array]>): Promise<void> {
   for (let i = 0; i < entries.length; i += UPLOAD_BATCH) {
     const batch = entries.slice(i, i + UPLOAD_BATCH);
-    await client.query(`INSERT INTO ${STAGING} (id, embedding) SELECT * FROM unnest($1::text[], $2::vector[])`, [
+    await client.query(`INSERT INTO ${STAGING} (id, embedding) SELECT * FROM unnest($1::text[], $2::${vectors.sqlType}[])`, [
       batch.map(([id]) => id),
-      batch.map(([, vector]) => vectorLiteral(vector)),
+      batch.map(([, vector]) => vectors.toParam(vector)),
     ]);
   }
 }
@@ -26,13 +27,18 @@ async function stage(client: PoolClient, entries: ReadonlyArray<readonly [string
  * made embedded and staged, and the column swap with its HNSW index and the model record. A failure or a crash
  * anywhere leaves the previous model and vectors as they were; the swap's statements get the long DDL timeouts.
  */
-export function replaceEmbeddings(pool: Pool, swap: EmbeddingSwap): Promise<number> {
+export function replaceEmbeddings(pool: Pool, swap: EmbeddingSwap, allowPgvector = true): Promise<{ memories: number; mode: VectorMode }> {
   assertDimension(swap.model.dimension);
   return withClient(pool, async (client, discard) => {
+    // The new column is a pgvector one whenever pgvector is usable now: this is how a plain database moves onto it.
+    const mode = await newColumnMode(client, allowPgvector);
+    const vectors = vectorStorage(mode);
     await client.query(`DROP TABLE IF EXISTS pg_temp.${STAGING}`);
-    await client.query(`CREATE TEMPORARY TABLE ${STAGING} (id text COLLATE "C" PRIMARY KEY, embedding vector(${swap.model.dimension}) NOT NULL)`);
+    await client.query(
+      `CREATE TEMPORARY TABLE ${STAGING} (id text COLLATE "C" PRIMARY KEY, embedding ${vectors.columnType(swap.model.dimension)} NOT NULL)`,
+    );
     try {
-      await stage(client, [...swap.vectors]);
+      await stage(client, vectors, [...swap.vectors]);
       return await inTransaction(client, discard, async () => {
         await lockForDdl(client, MODEL_LOCK);
         // The embedding of late memories happens inside: the session is idle meanwhile, longer than a request is.
@@ -43,13 +49,13 @@ export function replaceEmbeddings(pool: Pool, swap: EmbeddingSwap): Promise<numb
           `SELECT m.id, m.text FROM memories m WHERE NOT EXISTS (SELECT 1 FROM ${STAGING} s WHERE s.id = m.id) ORDER BY m.id`,
         );
         if (missing.length > 0) {
-          const vectors = await swap.embedMissing(missing);
-          if (vectors.length !== missing.length) {
-            throw new Error(`${missing.length} memories were to be embedded, ${vectors.length} vectors came back.`);
+          const late = await swap.embedMissing(missing);
+          if (late.length !== missing.length) {
+            throw new Error(`${missing.length} memories were to be embedded, ${late.length} vectors came back.`);
           }
-          await stage(client, missing.map((m, i) => [m.id, vectors[i] as Float32Array] as const));
+          await stage(client, vectors, missing.map((m, i) => [m.id, late[i] as Float32Array] as const));
         }
-        return replaceVectorColumn(client, swap.model, STAGING);
+        return { memories: await replaceVectorColumn(client, swap.model, STAGING, mode), mode };
       });
     } finally {
       await client.query(`DROP TABLE IF EXISTS pg_temp.${STAGING}`).catch(discard);

@@ -1,7 +1,6 @@
 import type { MemoryScan, ScanPage } from '../../core/store.js';
 import { withTransaction, type Pool } from './connection.js';
 import { iso, MEMORY_COLUMNS, toMemory, type CountRow, type MemoryRow } from './rows.js';
-import { liveSql } from './filters.js';
 import { Params } from './sql.js';
 
 /**
@@ -17,7 +16,12 @@ export function scanMemories(pool: Pool, scan: MemoryScan, onPage: (page: ScanPa
       // Expired memories are invisible to every read, an export's included.
       const now = new Date().toISOString();
       const count = new Params();
-      const countFilter = `WHERE true ${scan.userId === undefined ? '' : `AND m.user_id = ${count.add(scan.userId)}`} ${liveSql('m', now, count)}`;
+      const scope = (params: Params) => [
+        `(m.expires_at IS NULL OR m.expires_at > ${params.add(now)}::timestamptz)`,
+        ...(scan.userId === undefined ? [] : [`m.user_id = ${params.add(scan.userId)}`]),
+        ...(scan.appId === undefined ? [] : [`m.app_id = ${params.add(scan.appId)}`]),
+      ];
+      const countFilter = `WHERE ${scope(count).join(' AND ')}`;
       const { rows: counted } = await client.query<CountRow>(`SELECT count(*) AS n FROM memories m ${countFilter}`, count.values);
       const total = Number(counted[0]?.n ?? 0);
       let done = 0;
@@ -25,8 +29,7 @@ export function scanMemories(pool: Pool, scan: MemoryScan, onPage: (page: ScanPa
       for (;;) {
         const p = new Params();
         const conditions = [
-          `(m.expires_at IS NULL OR m.expires_at > ${p.add(now)}::timestamptz)`,
-          ...(scan.userId === undefined ? [] : [`m.user_id = ${p.add(scan.userId)}`]),
+          ...scope(p),
           ...(last === undefined ? [] : [`(m.created_at, m.id) > (${p.add(iso(last.created_at))}::timestamptz, ${p.add(last.id)})`]),
         ];
         const { rows } = await client.query<MemoryRow>(

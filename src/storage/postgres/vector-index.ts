@@ -2,10 +2,14 @@ import { MemoryError } from '../../core/errors.js';
 import type { ModelRecord } from '../../core/store.js';
 import { query, withTransaction, type Pool, type PoolClient } from './connection.js';
 import { ddl, lockForDdl, longQuery, MODEL_LOCK } from './migrations.js';
+import { columnMode, newColumnMode, vectorStorage, type VectorMode } from './vector-storage.js';
+
+export { vectorLiteral } from './vector-storage.js';
 
 /**
- * The embedding column of memories, `vector(dimension)`, and its HNSW index are created when the embedding model
- * is first declared, as SQLite's vector-index.ts creates its vector tables: the dimension is the model's.
+ * The embedding column of memories, `vector(dimension)` and its HNSW index (or a plain `bytea` column where
+ * pgvector is not available: vector-storage.ts), is created when the embedding model is first declared, as
+ * SQLite's vector-index.ts creates its vector tables: the dimension is the model's.
  */
 const MODEL_KEY = 'embedding_model';
 const DIMENSION_KEY = 'embedding_dimension';
@@ -32,23 +36,26 @@ export function assertDimension(dimension: number): void {
   }
 }
 
-async function addVectorColumn(client: PoolClient, dimension: number): Promise<void> {
+async function addVectorColumn(client: PoolClient, dimension: number, mode: VectorMode): Promise<void> {
   assertDimension(dimension);
   // Nullable: rows written before any model was declared (none in practice) keep the column addable.
-  await ddl(client, `ALTER TABLE memories ADD COLUMN embedding vector(${dimension})`);
+  await ddl(client, `ALTER TABLE memories ADD COLUMN embedding ${vectorStorage(mode).columnType(dimension)}`);
+  // Plain vectors (2 KiB at 512 dimensions) stay in the row rather than in TOAST, where every recall's scan would
+  // fetch them one by one (measured 7 times slower); MAIN still moves them out when a row cannot fit a page.
+  if (mode === 'plain') await ddl(client, 'ALTER TABLE memories ALTER COLUMN embedding SET STORAGE MAIN');
 }
 
-async function createHnswIndex(client: PoolClient, dimension: number): Promise<void> {
-  if (dimension <= HNSW_MAX_DIMENSION) {
+async function createHnswIndex(client: PoolClient, dimension: number, mode: VectorMode): Promise<void> {
+  if (mode === 'pgvector' && dimension <= HNSW_MAX_DIMENSION) {
     // Cosine, like the vectors (unit length) and like SQLite's index.
     await ddl(client, 'CREATE INDEX memories_embedding_hnsw ON memories USING hnsw (embedding vector_cosine_ops)');
   }
 }
 
-async function createVectorColumn(client: PoolClient, dimension: number): Promise<void> {
-  await addVectorColumn(client, dimension);
+async function createVectorColumn(client: PoolClient, dimension: number, mode: VectorMode): Promise<void> {
+  await addVectorColumn(client, dimension, mode);
   // Built on an empty table: instant.
-  await createHnswIndex(client, dimension);
+  await createHnswIndex(client, dimension, mode);
 }
 
 /**
@@ -57,13 +64,13 @@ async function createVectorColumn(client: PoolClient, dimension: number): Promis
  * old vector; the index is built once the column is full (faster than growing it row by row); then the model is
  * recorded. Every memory must have a row in `staging`. Returns how many memories got a vector.
  */
-export async function replaceVectorColumn(client: PoolClient, model: ModelRecord, staging: string): Promise<number> {
+export async function replaceVectorColumn(client: PoolClient, model: ModelRecord, staging: string, mode: VectorMode): Promise<number> {
   await ddl(client, 'ALTER TABLE memories DROP COLUMN IF EXISTS embedding');
-  await addVectorColumn(client, model.dimension);
+  await addVectorColumn(client, model.dimension, mode);
   const filled = await longQuery(client, `UPDATE memories m SET embedding = s.embedding FROM ${staging} s WHERE s.id = m.id`);
   const { rows } = await longQuery<{ id: string }>(client, 'SELECT id FROM memories WHERE embedding IS NULL LIMIT 1');
   if (rows[0]) throw new Error(`No vector was made for the memory ${rows[0].id}.`);
-  await createHnswIndex(client, model.dimension);
+  await createHnswIndex(client, model.dimension, mode);
   await writeModelRecord(client, model);
   return filled.rowCount ?? 0;
 }
@@ -81,14 +88,15 @@ async function writeModelRecord(client: PoolClient, record: ModelRecord): Promis
  * vectors are not comparable with the new model's, and mixing them would silently ruin recall. Nodes starting
  * together serialise on an advisory lock, so exactly one creates the column.
  */
-export function ensureVectorIndex(pool: Pool, model: ModelRecord): Promise<void> {
+export function ensureVectorIndex(pool: Pool, model: ModelRecord, allowPgvector = true): Promise<VectorMode> {
   return withTransaction(pool, async (client) => {
     await lockForDdl(client, MODEL_LOCK);
     const existing = await readModelRecord(client);
     if (existing === undefined) {
-      await createVectorColumn(client, model.dimension);
+      const mode = await newColumnMode(client, allowPgvector);
+      await createVectorColumn(client, model.dimension, mode);
       await writeModelRecord(client, model);
-      return;
+      return mode;
     }
     if (existing.model !== model.model || existing.dimension !== model.dimension) {
       throw new MemoryError(
@@ -98,15 +106,10 @@ export function ensureVectorIndex(pool: Pool, model: ModelRecord): Promise<void>
           `model, or start with the model it was built with.`,
       );
     }
+    const mode = await columnMode(client);
+    if (mode === undefined) throw new Error('The embedding model is recorded but memories has no embedding column.');
+    return mode;
   });
-}
-
-/**
- * pgvector's text form, `[0.1,0.2,...]`: exact for float32 values, and needs no binary type registration. -0 is
- * written as such (String(-0) is "0"), so that a copy between backends gives back the very same bits.
- */
-export function vectorLiteral(v: Float32Array): string {
-  return `[${Array.from(v, (x) => (Object.is(x, -0) ? '-0' : String(x))).join(',')}]`;
 }
 
 /** The installed pgvector version as [major, minor, patch], or undefined when the extension is missing. */

@@ -5,7 +5,11 @@ import { dirname } from 'node:path';
 export type SqliteDatabase = Database.Database;
 export type Statement = Database.Statement;
 
-/** How long a writer waits for another process's transaction before failing with SQLITE_BUSY. */
+/**
+ * How long a statement of a short-lived connection (migrations at start, a maintenance command) waits for another
+ * process's transaction before failing with SQLITE_BUSY. The wait blocks the thread: the store sets it to 0 once it
+ * serves requests and retries asynchronously instead (SqliteStore's busy retry).
+ */
 export const BUSY_TIMEOUT_MS = 10_000;
 
 /**

@@ -10,14 +10,20 @@ import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './rows.js';
  */
 export async function scanMemories(db: SqliteDatabase, scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number> {
   // Expired memories are invisible to every read, an export's included.
-  const live = '(m.expires_at IS NULL OR m.expires_at > @now)';
-  const user = scan.userId === undefined ? live : `m.user_id = @userId AND ${live}`;
+  const user = [
+    ...(scan.userId === undefined ? [] : ['m.user_id = @userId']),
+    ...(scan.appId === undefined ? [] : ['m.app_id = @appId']),
+    '(m.expires_at IS NULL OR m.expires_at > @now)',
+  ].join(' AND ');
   const from = `FROM memories m JOIN apps a ON a.id = m.app_id`;
   const order = `ORDER BY m.created_at, m.id LIMIT @limit`;
   const first = db.prepare(`SELECT ${MEMORY_COLUMNS} ${from} WHERE ${user} ${order}`);
   const next = db.prepare(`SELECT ${MEMORY_COLUMNS} ${from} WHERE ${user} AND (m.created_at, m.id) > (@createdAt, @id) ${order}`);
-  const now = new Date().toISOString();
-  const filter = scan.userId === undefined ? { now } : { userId: scan.userId, now };
+  const filter = {
+    now: new Date().toISOString(),
+    ...(scan.userId === undefined ? {} : { userId: scan.userId }),
+    ...(scan.appId === undefined ? {} : { appId: scan.appId }),
+  };
   // Deferred: the snapshot starts with the first read and holds until the end.
   db.exec('BEGIN');
   try {

@@ -42,6 +42,26 @@ import { ownerToken, termQuery } from './words.js';
 export interface SqliteStoreOptions {
   /** File path, or ':memory:'. */
   path: string;
+  /**
+   * How long a call waits, in all, for a lock another process holds (default 5 s), retrying off the event loop; then
+   * it fails with 503 `unavailable`.
+   */
+  busyBudgetMs?: number;
+}
+
+export const DEFAULT_BUSY_BUDGET_MS = 5_000;
+
+const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED']);
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && BUSY_CODES.has(code);
+}
+
+/** The wait before busy retry `attempt` (from 0): 2 ms doubling to 100 ms, with jitter so retries spread out. */
+function busyBackoffMs(attempt: number): number {
+  const cap = Math.min(100, 2 * 2 ** attempt);
+  return cap / 2 + Math.random() * (cap / 2);
 }
 
 /** Postings of one term walked at most by a filtered word search (see #filteredWordMatches). */
@@ -75,13 +95,29 @@ function busy(): MemoryError {
   return new MemoryError('unavailable', 'The database is busy; retry shortly.', { retryAfterSeconds: 1 });
 }
 
+const CORRUPT_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CORRUPT_SEQUENCE']);
+
+function isCorrupt(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CORRUPT_CODES.has(code);
+}
+
+function damaged(cause?: unknown): MemoryError {
+  return new MemoryError(
+    'unavailable',
+    'The database file is damaged; the server refuses to use it until it is restored from a backup.',
+    { retryAfterSeconds: 60, ...(cause === undefined ? {} : { cause }) },
+  );
+}
+
 /** SQLite errors a client may meet under load become 503s; anything else stays an internal error. */
 function translate(error: unknown): never {
   if (error instanceof MemoryError) throw error;
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
+  if (isBusy(error)) {
     throw new MemoryError('unavailable', busy().message, { retryAfterSeconds: 1, cause: error });
   }
+  if (isCorrupt(error)) throw damaged(error);
   if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' || code === 'SQLITE_READONLY') {
     throw new MemoryError('unavailable', 'The database cannot be written right now.', { retryAfterSeconds: 5, cause: error });
   }
@@ -103,20 +139,35 @@ export class SqliteStore implements MemoryStore {
   #declared: ModelRecord | undefined;
   /** True while this connection holds a transaction across awaits (see #hold). */
   #held = false;
+  /**
+   * Set when SQLite reports the file damaged: from then on every call (health too) answers 503, rather than
+   * storing more into a broken file, or answering health 200 while recalls fail with 500.
+   */
+  #damage: Error | undefined;
+  #onDamage: ((error: Error) => void) | undefined;
 
   static open(options: SqliteStoreOptions): SqliteStore {
-    const db = openDatabase(options.path);
+    let db: SqliteDatabase | undefined;
     try {
+      db = openDatabase(options.path);
       migrate(db);
+      // From here on no statement waits inside SQLite: a wait there blocks the event loop, so that one write waiting
+      // for another process's lock froze health checks and reads too. #run retries off the loop instead.
+      db.pragma('busy_timeout = 0');
     } catch (error) {
-      db.close();
+      db?.close();
+      // Refused at start, in a sentence instead of a stack trace.
+      if (isCorrupt(error)) throw new MemoryError('unavailable', `${options.path} is damaged or is not an agent-memory database.`, { cause: error });
       throw error;
     }
-    return new SqliteStore(db);
+    return new SqliteStore(db, options.busyBudgetMs ?? DEFAULT_BUSY_BUDGET_MS);
   }
 
-  private constructor(db: SqliteDatabase) {
+  readonly #busyBudgetMs: number;
+
+  private constructor(db: SqliteDatabase, busyBudgetMs: number) {
     this.#db = db;
+    this.#busyBudgetMs = busyBudgetMs;
   }
 
   /** The raw connection, for maintenance commands (backup, reembed) that live beside the store. */
@@ -134,17 +185,25 @@ export class SqliteStore implements MemoryStore {
     return statement;
   }
 
-  #run<T>(fn: () => T): Promise<T> {
-    if (this.#closed) return Promise.reject(new MemoryError('unavailable', 'The store is closed.'));
-    if (this.#held) return Promise.reject(busy());
-    try {
-      return Promise.resolve(fn());
-    } catch (error) {
+  /**
+   * Runs `fn` (synchronous, one statement or one transaction) at once, in this turn. When another process holds the
+   * lock it needs, `fn` is run again after a short wait, off the event loop, until it succeeds or `busyBudgetMs` is
+   * spent (then 503 with Retry-After). A failed attempt changed nothing: a transaction that fails is rolled back.
+   * Reads rarely wait at all: in WAL mode they do not need the write lock.
+   */
+  async #run<T>(fn: () => T): Promise<T> {
+    const deadline = Date.now() + this.#busyBudgetMs;
+    for (let attempt = 0; ; attempt++) {
+      if (this.#closed) throw new MemoryError('unavailable', 'The store is closed.');
+      if (this.#damage) throw damaged();
+      if (this.#held) throw busy();
       try {
-        translate(error);
-      } catch (translated) {
-        return Promise.reject(translated);
+        return fn();
+      } catch (error) {
+        if (isCorrupt(error)) this.#markDamaged(error);
+        if (!isBusy(error) || Date.now() >= deadline) translate(error);
       }
+      await new Promise((resolve) => setTimeout(resolve, busyBackoffMs(attempt)));
     }
   }
 
@@ -700,8 +759,20 @@ export class SqliteStore implements MemoryStore {
     return this.#sql("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'").get() !== undefined;
   }
 
+  /** False (health 503) once the file is known to be damaged; the call that found it says why in the log. */
   ping(): Promise<boolean> {
     return this.#run(() => this.#sql('SELECT 1 AS ok').get() !== undefined);
+  }
+
+  /** Told once when the file turns out to be damaged (the runtime logs it). */
+  onDamage(listener: (error: Error) => void): void {
+    this.#onDamage = listener;
+  }
+
+  #markDamaged(error: unknown): void {
+    if (this.#damage) return;
+    this.#damage = error instanceof Error ? error : new Error(String(error));
+    this.#onDamage?.(this.#damage);
   }
 
   /**

@@ -5,13 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
+import { silentLogger, type LogFields } from '../../../src/core/logger.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
 import { textKey } from '../../../src/core/text-key.js';
-import type { NewMemory } from '../../../src/core/store.js';
+import type { Candidate, NewMemory } from '../../../src/core/store.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { createPool, query } from '../../../src/storage/postgres/connection.js';
 import { openPgStore, PgRateLimiter, type PgStore } from '../../../src/storage/postgres/index.js';
 import { LATEST_VERSION, MIGRATIONS, currentVersion, ensureSchema, migrate } from '../../../src/storage/postgres/migrations.js';
+import { CONFLICT_RETRY } from '../../../src/storage/postgres/retry.js';
+import { mulberry32 } from '../../../tools/shared/prng.js';
 import { startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { storeContract, unit } from '../store-contract.js';
 
@@ -23,17 +26,23 @@ afterAll(async () => {
   await db?.close();
 });
 
-storeContract('postgres', async () => {
-  const schema = db.newSchema();
-  const store = await openPgStore(db.url, { schema });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      await db.dropSchema(schema);
-    },
-  };
-});
+for (const [name, pgvector] of [
+  ['postgres', true],
+  // The fallback where the server has no pgvector (vector-storage.ts), on every server.
+  ['postgres, plain vectors', false],
+] as const) {
+  storeContract(name, async () => {
+    const schema = db.newSchema();
+    const store = await openPgStore(db.url, { schema, pgvector });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        await db.dropSchema(schema);
+      },
+    };
+  });
+}
 
 const MODEL = { model: 'test-vectors', dimension: 4 };
 
@@ -158,7 +167,7 @@ describe('PgStore across nodes', () => {
       stores[0]!.pool,
       "SELECT count(*) AS n FROM pg_indexes WHERE tablename = 'memories' AND indexname = 'memories_embedding_hnsw' AND schemaname = current_schema()",
     );
-    expect(rows[0]?.n).toBe('1');
+    expect(rows[0]?.n).toBe(db.pgvector ? '1' : '0');
     await closeAll(stores);
   });
 
@@ -198,6 +207,11 @@ describe("PgStore: reembed's swap", () => {
     return { type: rows[0]?.type ?? 'none', hnsw: Number(rows[0]?.hnsw), staging: Number(rows[0]?.staging) };
   }
 
+  /** The column as this server makes it: pgvector's with its index, or plain bytes. */
+  function column(dimension: number): { type: string; hnsw: number; staging: number } {
+    return db.pgvector ? { type: `vector(${dimension})`, hnsw: 1, staging: 0 } : { type: 'bytea', hnsw: 0, staging: 0 };
+  }
+
   it('replaces the column and its HNSW index, and every node on the old model is refused afterwards', async () => {
     const [store, node] = await nodes(2);
     await store!.useModel(MODEL);
@@ -205,14 +219,14 @@ describe("PgStore: reembed's swap", () => {
     const app = await store!.ensureApp('default');
     const stored = [memory(app.id, 'u', 'one', [1, 0, 0, 0], 1), memory(app.id, 'u', 'two', [0, 1, 0, 0], 2)];
     await store!.insertMemories(stored);
-    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+    expect(await vectorColumn(store!)).toEqual(column(4));
 
     const swapped = store!.replaceEmbeddings({
       model: NEXT,
       vectors: new Map(stored.map((m) => [m.id, unit([1, 2, 3, 4, 5, 6])])),
       embedMissing: () => Promise.reject(new Error('not expected')),
     });
-    await expect(swapped.then(() => vectorColumn(store!))).resolves.toEqual({ type: 'vector(6)', hnsw: 1, staging: 0 });
+    await expect(swapped.then(() => vectorColumn(store!))).resolves.toEqual(column(6));
     expect(await node!.getModel()).toEqual(NEXT);
     await expect(node!.useModel(MODEL)).rejects.toThrow(/built with the embedding model "next-vectors"/);
     await closeAll([store!, node!]);
@@ -226,9 +240,99 @@ describe("PgStore: reembed's swap", () => {
     await expect(
       store!.replaceEmbeddings({ model: NEXT, vectors: new Map(), embedMissing: () => Promise.reject(new Error('model crashed')) }),
     ).rejects.toThrow('model crashed');
-    expect(await vectorColumn(store!)).toEqual({ type: 'vector(4)', hnsw: 1, staging: 0 });
+    expect(await vectorColumn(store!)).toEqual(column(4));
     expect(await store!.getModel()).toEqual(MODEL);
     await store!.close();
+  });
+});
+
+describe('PgStore without pgvector: plain vectors, exact scans', () => {
+  it('keeps the vectors bit for bit in a bytea column that refuses another dimension, and warns at start', async () => {
+    const warnings: Array<{ message: string; fields?: LogFields }> = [];
+    const logger = { ...silentLogger, warn: (message: string, fields?: LogFields) => void warnings.push({ message, fields }) };
+    const schema = db.newSchema();
+    const store = await openPgStore(db.url, { schema, pgvector: false, logger });
+    expect(warnings[0]?.message).toMatch(/^pgvector is not available: vectors are kept in a plain column/);
+    // What the operator can do about it, for this server.
+    expect(warnings[0]?.fields?.pgvector).toMatch(db.pgvector ? /is enabled, but this database keeps plain vectors: run reembed --force/ : /^not installed on the server$/);
+    await store.useModel(MODEL);
+    expect(store.vectorMode).toBe('plain');
+    const app = await store.ensureApp('default');
+    const exact = { ...memory(app.id, 'u', 'odd floats', [1, 0, 0, 0]), embedding: Float32Array.from([-0, 1e-38, 0.1, -3.4e38]) };
+    await store.insertMemory(exact);
+    const { memories } = await store.exportMemories(null, 10);
+    const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    expect(bytes(memories[0]!.embedding)).toEqual(bytes(exact.embedding));
+    const wrong = { ...memory(app.id, 'u', 'six', [1, 0, 0, 0]), embedding: unit([1, 2, 3, 4, 5, 6]) };
+    await expect(store.insertMemory(wrong)).rejects.toMatchObject({ code: '23514' });
+    // A second node on this database follows the column, whatever its own setting.
+    const other = await openPgStore(db.url, { schema, logger });
+    await other.useModel(MODEL);
+    expect(other.vectorMode).toBe('plain');
+    await closeAll([store, other]);
+  });
+
+  it('finds the same candidates with the same cosines as pgvector for the same data', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector to compare with');
+    const random = mulberry32(7);
+    const next = () => random() - 0.5;
+    const data = Array.from({ length: 300 }, (_, i) => ({ i, embedding: [next(), next(), next(), next()] }));
+    const query = { userId: 'u', scope: { appId: null }, embedding: unit([0.3, -0.2, 0.9, 0.1]), vectorK: 25, alsoIds: ['mem_000000000299'] };
+    // One store after the other: PGlite's one session cannot hold two search paths at once.
+    const results = [];
+    for (const pgvector of [true, false]) {
+      const store = await openPgStore(db.url, { schema: db.newSchema(), pgvector });
+      await store.useModel(MODEL);
+      const app = await store.ensureApp('default');
+      await store.insertMemories(data.map(({ i, embedding }) => ({ ...memory(app.id, 'u', `memory ${i}`, embedding, i), id: `mem_${String(i).padStart(12, '0')}` })));
+      expect(store.vectorMode).toBe(pgvector ? 'pgvector' : 'plain');
+      results.push((await store.recallCandidates(query)).sort((x, y) => (x.memory.id < y.memory.id ? -1 : 1)));
+      await store.close();
+    }
+    const [a, b] = results as [Candidate[], Candidate[]];
+    expect(b.map((c) => c.memory.id)).toEqual(a.map((c) => c.memory.id));
+    expect(b).toHaveLength(26);
+    b.forEach((c, i) => expect(c.cosine).toBeCloseTo(a[i]!.cosine, 6));
+  });
+
+  /** A store on a new schema kept in plain vectors (as on a server without pgvector), holding one memory. */
+  async function plainWithOne(): Promise<{ schema: string; plain: PgStore; appId: string; stored: NewMemory }> {
+    const schema = db.newSchema();
+    const plain = await openPgStore(db.url, { schema, pgvector: false });
+    await plain.useModel(MODEL);
+    const appId = (await plain.ensureApp('default')).id;
+    const stored = memory(appId, 'u', 'one', [1, 0, 0, 0]);
+    await plain.insertMemory(stored);
+    return { schema, plain, appId, stored };
+  }
+
+  it('moves a plain database onto pgvector with a reembed once pgvector is there', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector');
+    const { schema, plain, stored } = await plainWithOne();
+    await plain.close();
+    const store = await openPgStore(db.url, { schema });
+    await store.useModel(MODEL);
+    expect(store.vectorMode).toBe('plain');
+    await store.replaceEmbeddings({ model: MODEL, vectors: new Map([[stored.id, unit([0, 1, 0, 0])]]), embedMissing: () => Promise.resolve([]) });
+    expect(store.vectorMode).toBe('pgvector');
+    const found = await store.recallCandidates({ userId: 'u', scope: { appId: null }, embedding: unit([0, 1, 0, 0]), vectorK: 5, alsoIds: [] });
+    expect(found.map((c) => [c.memory.id, Math.round(c.cosine * 1e6) / 1e6])).toEqual([[stored.id, 1]]);
+    await store.close();
+  });
+
+  it('follows the column when a reembed elsewhere moved it onto pgvector: one 503, never a 500', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector');
+    const { schema, plain: running, appId, stored: first } = await plainWithOne();
+    const mover = await openPgStore(db.url, { schema });
+    await mover.useModel(MODEL);
+    await mover.replaceEmbeddings({ model: MODEL, vectors: new Map([[first.id, unit([1, 0, 0, 0])]]), embedMissing: () => Promise.resolve([]) });
+    await mover.close();
+    const search = { userId: 'u', scope: { appId: null }, embedding: unit([1, 0, 0, 0]), vectorK: 5, alsoIds: [] };
+    await expect(running.recallCandidates(search)).rejects.toMatchObject({ code: 'unavailable', retryAfterSeconds: 1 });
+    expect(running.vectorMode).toBe('pgvector');
+    expect((await running.recallCandidates(search)).map((c) => c.memory.id)).toEqual([first.id]);
+    await running.insertMemory(memory(appId, 'u', 'two', [0, 1, 0, 0]));
+    await running.close();
   });
 });
 
@@ -247,7 +351,8 @@ describe('PgStore specifics', () => {
     await store!.close();
   });
 
-  it('searches large users through the HNSW index without losing them among other users', async () => {
+  it('searches large users through the HNSW index without losing them among other users', async (ctx) => {
+    if (!db.pgvector) ctx.skip('this server has no pgvector');
     const schema = db.newSchema();
     // A long statement timeout: PGlite builds the HNSW graph for the bulk insert below in a few seconds.
     const store = await openPgStore(db.url, { schema, exactScanLimit: 50, statementTimeoutMs: 60_000 });
@@ -333,6 +438,65 @@ async function unavailable(promise: Promise<unknown>): Promise<{ error: MemoryEr
   return { error: error as MemoryError, ms: Date.now() - start };
 }
 
+describe('PgStore: what PostgreSQL says to retry', () => {
+  /**
+   * Makes the next `failures` inserts into memories fail as PostgreSQL fails a transaction that lost a
+   * serialization conflict or a deadlock (alternately), with a real error from the server. The count lives in a
+   * sequence, which a rollback does not undo.
+   */
+  async function failInserts(store: PgStore, failures: number): Promise<() => Promise<number>> {
+    await query(
+      store.pool,
+      `CREATE SEQUENCE insert_attempts;
+       CREATE FUNCTION fail_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
+       DECLARE n bigint := nextval('insert_attempts');
+       BEGIN
+         IF n <= ${failures} THEN
+           RAISE EXCEPTION 'conflict %', n USING ERRCODE = CASE WHEN n % 2 = 1 THEN '40001' ELSE '40P01' END;
+         END IF;
+         RETURN NEW;
+       END $$;
+       CREATE TRIGGER fail_inserts BEFORE INSERT ON memories FOR EACH ROW EXECUTE FUNCTION fail_inserts()`,
+    );
+    return async () => Number((await query<{ n: string }>(store.pool, 'SELECT last_value AS n FROM insert_attempts')).rows[0]?.n);
+  }
+
+  it('runs a store again after a serialization failure and a deadlock, and stores it once with its claim', async () => {
+    const [store] = await nodes(1);
+    await store!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    const attempts = await failInserts(store!, 2);
+    const claim = {
+      keyId: 'key_r',
+      key: 'k-1',
+      requestHash: 'h',
+      response: '{}',
+      notBefore: '2000-01-01T00:00:00.000Z',
+      duplicateResponse: () => '{"duplicate":true}',
+    };
+    expect(await store!.insertMemory(memory(app.id, 'u', 'third time lucky', [1, 0, 0, 0]), claim)).toEqual({ kind: 'created' });
+    expect(await attempts()).toBe(3);
+    expect(await store!.countMemories()).toBe(1);
+    // The claims of the rolled-back attempts went with them: the key replays the one stored memory.
+    expect(await store!.findIdempotency('key_r', 'k-1', claim.notBefore)).toMatchObject({ requestHash: 'h' });
+    await store!.close();
+  });
+
+  it('gives up after a bounded number of tries with 503 unavailable and Retry-After, quickly', async () => {
+    const [store] = await nodes(1);
+    await store!.useModel(MODEL);
+    const app = await store!.ensureApp('default');
+    const attempts = await failInserts(store!, 1_000);
+    const started = Date.now();
+    const { error } = await unavailable(store!.insertMemory(memory(app.id, 'u', 'never', [1, 0, 0, 0])));
+    expect(error.retryAfterSeconds).toBe(1);
+    expect(await attempts()).toBe(CONFLICT_RETRY.attempts);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await store!.countMemories()).toBe(0);
+    await store!.close();
+  });
+});
+
 describe('PgStore when the database goes away', () => {
   it('fails fast with unavailable while the server is down, and recovers when it is back', async () => {
     const store = await openPgStore(db.url, { schema: db.newSchema(), connectTimeoutMs: 1_000 });
@@ -405,6 +569,18 @@ describe('PgRateLimiter', () => {
     expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect((await nodeB.take('key_other'))?.allowed).toBe(true);
     await other.close();
+  });
+
+  it('spends every token once when 4 nodes take 400 at once (parallel sessions on a real server)', async () => {
+    const others = await Promise.all(Array.from({ length: 3 }, () => openPgStore(db.url, { schema })));
+    // One token a minute: the 100 of the burst are all there is during the test.
+    const limiters = [store, ...others].map((s) => new PgRateLimiter(s.pool, { perMinute: 1, burst: 100 }));
+    const decisions = await Promise.all(Array.from({ length: 400 }, (_, i) => limiters[i % 4]!.take('key_parallel')));
+    const allowed = decisions.filter((d) => d?.allowed);
+    expect(allowed).toHaveLength(100);
+    // Each allowed take saw the bucket after its own token left: 99 down to 0, each once.
+    expect(new Set(allowed.map((d) => d?.remaining)).size).toBe(100);
+    await closeAll(others);
   });
 
   it('refills with time like the in-process bucket', async () => {

@@ -62,11 +62,11 @@ describe('migrations', () => {
     expect(() => SqliteStore.open({ path })).toThrow(/newer than this release/);
   });
 
-  it('leaves WAL mode and a busy timeout on every connection', () => {
+  it('leaves WAL mode on every connection, and no wait inside SQLite on the store\u2019s (it retries off the event loop)', () => {
     const path = join(dir, 'wal.db');
     const store = SqliteStore.open({ path });
     expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(Number(store.database.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(1000);
+    expect(Number(store.database.pragma('busy_timeout', { simple: true }))).toBe(0);
     void store.close();
     const raw = new Database(path);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
