@@ -5,6 +5,7 @@
  */
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
+import type { ModelRecord } from '../../../src/core/store.js';
 import { prng } from './http.js';
 import { HASH_DIMENSION } from '../../../src/embeddings/hashing.js';
 import { TEST_MODEL } from '../../helpers/server.js';
@@ -16,19 +17,19 @@ const WORDS = ['coffee', 'travel', 'music', 'garden', 'python', 'budget', 'meeti
 
 export async function seedMemories(
   dbPath: string,
-  options: { userId: string; count: number; app?: string; seed?: number },
+  options: { userId: string; count: number; app?: string; seed?: number; model?: ModelRecord },
 ): Promise<string[]> {
   const random = prng(options.seed ?? 1);
   const store = SqliteStore.open({ path: dbPath });
   try {
-    await store.useModel(SEED_MODEL);
+    await store.useModel(options.model ?? SEED_MODEL);
     const app = await store.ensureApp(options.app ?? 'default');
     const ids: string[] = [];
     const pending: Array<Promise<unknown>> = [];
     // The store runs each insert synchronously inside its own call; one outer transaction makes them one commit.
     store.database.transaction(() => {
       for (let i = 0; i < options.count; i++) {
-      const v = new Float32Array(SEED_MODEL.dimension);
+      const v = new Float32Array((options.model ?? SEED_MODEL).dimension);
       let norm = 0;
       for (let d = 0; d < v.length; d++) {
         v[d] = random() - 0.5;
