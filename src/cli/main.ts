@@ -11,7 +11,7 @@ import { startServer } from './commands/serve.js';
 import { ConfigError, runtimeConfig, serveConfig } from './config.js';
 import { consoleOutput, type Output } from './output.js';
 
-const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over one SQLite file)
+const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over SQLite or PostgreSQL)
 
 Usage:
   agent-memory serve [--port 8787] [--host 127.0.0.1] [--db ./data/memory.db]   REST under /v1, MCP at /mcp
@@ -33,7 +33,7 @@ Common options:
   --db PATH          SQLite database file (env MEMORY_DB_PATH, default ./data/memory.db)
   --database-url URL PostgreSQL instead of SQLite: postgres://user:pass@host/db (env DATABASE_URL;
                      pool size env MEMORY_PG_POOL, default 10)
-  --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite)
+  --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite; hash: no model, for tests)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
   --embed-workers N  embedding worker threads, each with its own copy of the model (env
                      MEMORY_EMBED_WORKERS; default one per core, at most 8; mcp over stdio: 1)

@@ -6,7 +6,7 @@ import { HybridRanker, paramsFor } from '../core/ranking/hybrid-ranker.js';
 import { MemoryService } from '../core/service.js';
 import type { MemoryStore } from '../core/store.js';
 import { createEmbedder } from '../embeddings/index.js';
-import type { EmbedderInfo } from '../embeddings/types.js';
+import type { EmbedderInfo } from '../core/embedder.js';
 import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { openBackend, type StorageConfig } from './backend.js';
 import type { RuntimeConfig } from './config.js';

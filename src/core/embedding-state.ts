@@ -1,4 +1,4 @@
-import type { Embedder, EmbedderInfo } from '../embeddings/types.js';
+import type { Embedder, EmbedderInfo } from './embedder.js';
 import { MemoryError } from './errors.js';
 
 /**

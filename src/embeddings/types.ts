@@ -1,26 +1,5 @@
 /**
- * An embedding model as the core sees it. Implementations load their model off the event loop (a worker thread)
- * and return unit-length vectors, so that cosine similarity is a dot product.
+ * The Embedder interface lives in core (src/core/embedder.ts). This re-export remains for the evaluation and
+ * calibration tools (tools/eval, tools/calibration), which import it from here; new code imports from core.
  */
-
-export interface EmbedderInfo {
-  /** Stable model name recorded in the database, e.g. "use-lite" or "Xenova/all-MiniLM-L6-v2". */
-  model: string;
-  dimension: number;
-}
-
-/** Queries and documents may be prepared differently (some models want an instruction prefix on queries). */
-export type EmbedKind = 'query' | 'document';
-
-export interface Embedder {
-  /** Known before loading: it names the model in settings and in the database record. */
-  readonly model: string;
-  /** Loads and warms the model; resolves with its info, rejects with a clear message when it cannot load. */
-  ready(): Promise<EmbedderInfo>;
-  /**
-   * One unit-length Float32Array per text, in order. Rejects if the model is not ready or failed to load. `caller`
-   * (an API key id) lets an implementation that queues share the model fairly between callers.
-   */
-  embed(texts: readonly string[], kind: EmbedKind, caller?: string): Promise<Float32Array[]>;
-  close(): Promise<void>;
-}
+export type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';

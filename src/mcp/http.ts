@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../core/limits.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
-import { callerOf } from '../rest/locals.js';
+import type { Caller } from '../core/types.js';
 import { rebindingGuard } from './host-guard.js';
 import { createMcpServer } from './server.js';
 import { SessionRegistry, type Admission } from './sessions.js';
@@ -41,8 +41,13 @@ export interface McpHttpOptions {
   allowedHostnames?: readonly string[] | undefined;
 }
 
-/** The /mcp endpoint: an express handler, plus `close` to end every session when the server stops. */
-export interface McpHttpHandler extends RequestHandler {
+/**
+ * The /mcp endpoint, plus `close` to end every session when the server stops. The HTTP app calls it behind its key
+ * check with the caller that check found (so this adapter knows nothing of how REST authenticates); it rejects
+ * only on an unexpected failure, which the app turns into its error answer.
+ */
+export interface McpHttpHandler {
+  (req: Request, res: Response, caller: Caller): Promise<void>;
   /** Lets tool calls in flight finish (up to `graceMs`), then closes every session and its event streams. */
   close(graceMs?: number): Promise<void>;
   readonly sessionCount: number;
@@ -141,16 +146,16 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   };
 
   /** An MCP server acting as the key that sent this request. */
-  const serverFor = (res: Response) =>
+  const serverFor = (caller: Caller) =>
     createMcpServer({
       service: options.service,
-      caller: callerOf(res),
+      caller,
       defaults: options.defaults ?? {},
       logger,
       ...(options.version === undefined ? {} : { version: options.version }),
     });
 
-  const startSession = async (req: Request, res: Response, owner: string): Promise<void> => {
+  const startSession = async (req: Request, res: Response, caller: Caller, owner: string): Promise<void> => {
     // Room is made (or refused) before the SDK starts the session; a body the SDK will refuse needs none.
     const admission = isInitializeRequest(parsedBody(req)) ? sessions.admit(owner) : 'ok';
     if (admission !== 'ok') {
@@ -160,7 +165,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       jsonRpcError(res, refusal.status, -32000, refusal.message);
       return;
     }
-    const server = serverFor(res);
+    const server = serverFor(caller);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -186,8 +191,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
    * Stateless: one server and transport for this POST alone, acting as the key that sent it (so the key binding
    * holds request by request), both closed when the response ends. Nothing outlives the request.
    */
-  const serveStateless = async (req: Request, res: Response): Promise<void> => {
-    const server = serverFor(res);
+  const serveStateless = async (req: Request, res: Response, caller: Caller): Promise<void> => {
+    const server = serverFor(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: LIMITS.bodyMaxBytes });
     // Before handling, so that a response that ends early still closes them.
     res.once('close', () => {
@@ -198,39 +203,35 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     await transport.handleRequest(req, res, parsedBody(req));
   };
 
-  const handler = async function mcpHandler(req: Request, res: Response, next: (error?: unknown) => void): Promise<void> {
-    try {
-      if (hostAllowed && !hostAllowed(req, res)) return;
-      if (closing) {
-        jsonRpcError(res, 503, -32000, 'The server is shutting down.');
-        return;
-      }
-      if (stateless) {
-        if (req.method !== 'POST') {
-          // No session, so no event stream to open (GET) and none to end (DELETE): the SDK's stateless answer.
-          res.setHeader('Allow', 'POST');
-          jsonRpcError(res, 405, -32000, 'Method not allowed.');
-          return;
-        }
-        track(req, res);
-        await serveStateless(req, res);
-        return;
-      }
-      const owner = callerOf(res).keyId ?? 'local';
-      track(req, res);
-      const sessionId = req.get('mcp-session-id');
-      if (sessionId !== undefined) {
-        await serveSession(req, res, sessionId, owner);
-      } else if (req.method === 'POST') {
-        await startSession(req, res, owner);
-      } else if (req.method === 'GET' || req.method === 'DELETE') {
-        jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      } else {
-        res.setHeader('Allow', 'GET, POST, DELETE');
+  const handler = async function mcpHandler(req: Request, res: Response, caller: Caller): Promise<void> {
+    if (hostAllowed && !hostAllowed(req, res)) return;
+    if (closing) {
+      jsonRpcError(res, 503, -32000, 'The server is shutting down.');
+      return;
+    }
+    if (stateless) {
+      if (req.method !== 'POST') {
+        // No session, so no event stream to open (GET) and none to end (DELETE): the SDK's stateless answer.
+        res.setHeader('Allow', 'POST');
         jsonRpcError(res, 405, -32000, 'Method not allowed.');
+        return;
       }
-    } catch (error) {
-      next(error);
+      track(req, res);
+      await serveStateless(req, res, caller);
+      return;
+    }
+    const owner = caller.keyId ?? 'local';
+    track(req, res);
+    const sessionId = req.get('mcp-session-id');
+    if (sessionId !== undefined) {
+      await serveSession(req, res, sessionId, owner);
+    } else if (req.method === 'POST') {
+      await startSession(req, res, caller, owner);
+    } else if (req.method === 'GET' || req.method === 'DELETE') {
+      jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    } else {
+      res.setHeader('Allow', 'GET, POST, DELETE');
+      jsonRpcError(res, 405, -32000, 'Method not allowed.');
     }
   } as McpHttpHandler;
 

@@ -1,9 +1,11 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import type { Authenticator } from '../core/auth.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import type { MemoryService } from '../core/service.js';
+import type { Caller } from '../core/types.js';
 import { consoleRouter } from './console.js';
+import { callerOf } from './locals.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler, notFound, refuseHostless, refuseOptions } from './middleware/errors.js';
@@ -15,13 +17,19 @@ import { memoriesRouter } from './routes/memories.js';
 import { usersRouter } from './routes/users.js';
 import { openApiRouter } from './routes/openapi.js';
 
+/**
+ * An endpoint served as the caller the key check found: the MCP streamable HTTP endpoint (src/mcp/http.ts), which
+ * this app mounts without depending on the MCP adapter (and which depends on nothing of REST).
+ */
+export type CallerHandler = (req: Request, res: Response, caller: Caller) => Promise<void>;
+
 export interface AppDeps {
   service: MemoryService;
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   logger: Logger;
   /** The MCP streamable HTTP endpoint, mounted at /mcp behind the same key check and rate limit. */
-  mcp?: RequestHandler;
+  mcp?: CallerHandler | undefined;
   /** The web console's built files, served at /console; no console when absent. */
   consoleDir?: string;
 }
@@ -45,7 +53,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1', ...guarded);
   app.use('/v1/memories', memoriesRouter(deps.service));
   app.use('/v1/users', usersRouter(deps.service));
-  if (deps.mcp) app.all('/mcp', ...guarded, mcpBody(deps.rateLimiter), deps.mcp);
+  const { mcp } = deps;
+  if (mcp) app.all('/mcp', ...guarded, mcpBody(deps.rateLimiter), (req, res, next) => mcp(req, res, callerOf(res)).catch(next));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

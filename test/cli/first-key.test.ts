@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/cli/commands/serve.js';
 import type { ServeConfig } from '../../src/cli/config.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { TEST_MODEL } from '../helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-first-key-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +16,7 @@ async function run(config: Partial<ServeConfig> = {}, during?: (server: Awaited<
   const server = await startServer(
     {
       dbPath: join(dir, 'memory.db'),
-      model: 'use-lite',
+      model: TEST_MODEL,
       modelDir: undefined,
       logLevel: 'error',
       port: 0,

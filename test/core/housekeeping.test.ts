@@ -10,7 +10,7 @@ import { HybridRanker } from '../../src/core/ranking/hybrid-ranker.js';
 import { MemoryService } from '../../src/core/service.js';
 import type { MemoryStore } from '../../src/core/store.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
-import type { Embedder } from '../../src/embeddings/types.js';
+import type { Embedder } from '../../src/core/embedder.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 
 function recordingLogger(): Logger & { warnings: string[] } {
@@ -134,6 +134,17 @@ describe('MemoryService housekeeping: expired Idempotency-Key claims and expired
     const outcome = await memories.store(LOCAL_CALLER, { userId: 'u', text: 'kept' }, { idempotencyKey: 'k' });
     expect(outcome.result.userId).toBe('u');
     await vi.waitFor(() => expect(logger.warnings).toEqual(['idempotency pruning failed; it runs again later']));
+  });
+
+  it('counts ttlSeconds from the instant the memory is stamped with, even on a clock that moves between reads', async () => {
+    // Every read of this clock is 1 ms later: a ttl taken from a second reading would come out 1 ms long.
+    let now = Date.now();
+    const memories = service(store, () => new Date(now++));
+    const { result } = await memories.store(LOCAL_CALLER, { userId: 'u', text: 'door code 4711', ttlSeconds: 1 });
+    const stored = await memories.get(LOCAL_CALLER, result.id);
+    expect(Date.parse(stored.expiresAt ?? '') - Date.parse(stored.createdAt)).toBe(1_000);
+    const updated = await memories.update(LOCAL_CALLER, result.id, { ttlSeconds: 5 });
+    expect(Date.parse(updated.expiresAt ?? '') - Date.parse(updated.updatedAt)).toBe(5_000);
   });
 
   it('purges expired memories in the background, riding on traffic, and hides them before that', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reembed, type ReembedProgress } from '../../src/core/reembed.js';
 import type { EmbeddingSwap, MemoryStore, ModelRecord, NewMemory } from '../../src/core/store.js';
-import type { Embedder } from '../../src/embeddings/types.js';
+import type { Embedder } from '../../src/core/embedder.js';
 import { openPgStore } from '../../src/storage/postgres/index.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { hashVector as vectorOf, newMemory } from '../helpers/memories.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder, type Embedder } from '../../src/embeddings/index.js';
 import { BGE_QUERY_INSTRUCTION, prepareTexts, queryPrefixFor, withResponseTimeout } from '../../src/embeddings/transformers.js';
-import { dot, isUnitVector } from '../../src/embeddings/vector.js';
+import { dot, isUnitVector } from '../../src/core/vector.js';
 import { writeTinyBert } from './fixtures/tiny-bert.js';
 
 // transformers.js loading, offline, on a tiny BERT-shaped model that the test writes itself (see fixtures/tiny-bert.ts).

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder, DEFAULT_EMBEDDING_MODEL, type Embedder } from '../../src/embeddings/index.js';
-import { dot, isUnitVector } from '../../src/embeddings/vector.js';
+import { dot, isUnitVector } from '../../src/core/vector.js';
 
 // The real default model, loaded offline from node_modules in a worker thread (started through tsx from the sources).
 

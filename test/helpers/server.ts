@@ -9,6 +9,13 @@ import type { SqliteDatabase as Database } from '../../src/storage/sqlite/connec
 
 export const TEST_KEY = `amk_${'T'.repeat(40)}`;
 
+/**
+ * The model the in-process suites run on: `hash`, the deterministic embedder (same text, same vector; shared words
+ * and stems, close vectors), ready at once. The real model is exercised by a few end-to-end tests (the README
+ * walk-through, the stdio MCP test, the CLI tests, the calibration test), which pass `model: 'use-lite'`.
+ */
+export const TEST_MODEL = 'hash';
+
 export interface TestServer extends RunningServer {
   dir: string;
   dbPath: string;
@@ -25,7 +32,10 @@ export interface TestServer extends RunningServer {
  */
 export const TEST_BACKEND = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
-/** A real server on an ephemeral loopback port over a fresh database (a SQLite file in the OS temp dir). */
+/**
+ * A real server (startServer: the CLI's wiring, an in-process HTTP listener) on an ephemeral loopback port over a
+ * fresh database (a SQLite file in the OS temp dir), on TEST_MODEL unless `overrides.model` says otherwise.
+ */
 export async function startTestServer(
   overrides: Partial<ServeConfig> = {},
   options: Pick<ServeOptions, 'mcpHandler'> = {},
@@ -36,7 +46,7 @@ export async function startTestServer(
   const server = await startServer(
     {
       dbPath,
-      model: 'use-lite',
+      model: TEST_MODEL,
       modelDir: undefined,
       logLevel: 'error',
       port: 0,

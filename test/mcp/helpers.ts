@@ -13,7 +13,7 @@ import { ERROR_META_KEY } from '../../src/mcp/errors.js';
 import { createMcpHttpHandler, type McpHttpOptions } from '../../src/mcp/http.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { ToolDefaults } from '../../src/mcp/tools.js';
-import { startTestServer, TEST_KEY, type TestServer } from '../helpers/server.js';
+import { startTestServer, TEST_KEY, TEST_MODEL, type TestServer } from '../helpers/server.js';
 
 export { TEST_KEY };
 
@@ -22,10 +22,10 @@ export function tempDir(): { dir: string; dbPath: string; remove(): void } {
   return { dir, dbPath: join(dir, 'memory.db'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A runtime over a fresh database file with the real model, loaded. */
-export async function openTestRuntime(): Promise<{ runtime: Runtime; close(): Promise<void> }> {
+/** A runtime over a fresh database file with TEST_MODEL (or `model`), ready. */
+export async function openTestRuntime(model: string = TEST_MODEL): Promise<{ runtime: Runtime; close(): Promise<void> }> {
   const tmp = tempDir();
-  const runtime = await openRuntime({ dbPath: tmp.dbPath, model: 'use-lite', modelDir: undefined });
+  const runtime = await openRuntime({ dbPath: tmp.dbPath, model, modelDir: undefined });
   await runtime.modelReady;
   return {
     runtime,

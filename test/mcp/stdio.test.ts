@@ -1,13 +1,12 @@
 /**
- * The real command over stdio: `node bin/agent-memory.js mcp`, spawned from the built dist/ (built here when it is
- * missing or older than the sources; `npm test` builds first anyway).
+ * The real command over stdio: `node bin/agent-memory.js mcp`, spawned from the built dist/ (built by the
+ * end-to-end project's global setup when missing or older than the sources).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openStoreOnly } from '../../src/cli/runtime.js';
 import type { ListResult, RecallResult, StoreResult } from '../../src/core/schemas.js';
 import { call, ok, tempDir } from './helpers.js';
@@ -15,24 +14,8 @@ import { TOOL_NAMES } from './tool-names.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/agent-memory.js');
-const BUILT = join(ROOT, 'dist/cli/commands/mcp.js');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 const tmp = tempDir();
-
-beforeAll(() => {
-  if (!existsSync(BUILT) || statSync(BUILT).mtimeMs < newestSource(join(ROOT, 'src'))) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
-  }
-});
 afterAll(() => tmp.remove());
 
 interface Spawned {

@@ -3,12 +3,13 @@
  * several `agent-memory mcp` stdio processes) write at once. No request may fail with "database is locked" (a 503
  * `unavailable`) or anything else, no acknowledged write may be lost, and long recalls must not stall writes.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_MODEL } from '../helpers/server.js';
 import { CLI, RELIABILITY_KEY, REPO_ROOT, spawnServer, type CliServer } from './support/cli-server.js';
 import { checkConsistency, memoriesById, withDb } from './support/db.js';
 import { reportFigures } from './support/figures.js';
@@ -17,12 +18,6 @@ import { seedMemories } from './support/seed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-concurrency-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The `mcp` stdio command is being written elsewhere; its test runs once the compiled CLI knows it. */
-const MCP_AVAILABLE = (() => {
-  const main = join(REPO_ROOT, 'dist/cli/main.js');
-  return existsSync(main) && /case ['"]mcp['"]/.test(readFileSync(main, 'utf8'));
-})();
 
 interface Ack {
   id: string;
@@ -191,8 +186,7 @@ describe('several processes on one database file', () => {
   }, 120_000);
 
 
-  const mcpTest = MCP_AVAILABLE ? it : it.todo;
-  mcpTest(
+  it(
     'HTTP server and three `agent-memory mcp` stdio processes store at once on one file with no lock failure and no lost write',
     async () => {
       const dbPath = join(dir, 'mcp.db');
@@ -206,7 +200,7 @@ describe('several processes on one database file', () => {
             command: process.execPath,
             args: [CLI, 'mcp', '--db', dbPath, '--user-id', `mcp-user-${n}`],
             cwd: REPO_ROOT,
-            env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMORY_LOG_LEVEL: 'warn' },
+            env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMORY_LOG_LEVEL: 'warn', MEMORY_EMBED_MODEL: TEST_MODEL },
             stderr: 'pipe',
           });
           const client = new Client({ name: `reliability-${n}`, version: '1.0.0' });

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RELIABILITY_KEY, spawnServer, type CliServer } from './support/cli-server.js';
 import { checkConsistency, memoriesById, wordIndexFinds, withDb } from './support/db.js';
 import { reportFigures } from './support/figures.js';
-import { callJson, prng, sleep } from './support/http.js';
+import { callJson, prng, sleep, testSeed } from './support/http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-durability-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ const CLIENTS = 8;
 
 describe('durability under kill -9', () => {
   it('keeps every acknowledged store and delete across SIGKILLs at random moments', async () => {
-    const seed = Number(process.env.RELIABILITY_SEED ?? Date.now() % 1_000_000);
+    const seed = testSeed();
     const random = prng(seed);
     const dbPath = join(dir, 'memory.db');
     const stored = new Map<string, Acked>(); // acknowledged and not (acknowledged-)deleted

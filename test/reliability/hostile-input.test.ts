@@ -522,7 +522,12 @@ const routeRequest: fc.Arbitrary<HostileRequest> = fc
 // ---- Properties ----------------------------------------------------------------------------------------------
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 1);
-const runs = (n: number) => ({ numRuns: Math.max(1, Math.round(n * RUNS)), endOnFailure: true });
+// fast-check prints the seed and path of a failure; FC_SEED=<seed> replays it.
+const runs = (n: number) => ({
+  numRuns: Math.max(1, Math.round(n * RUNS)),
+  endOnFailure: true,
+  ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
+});
 
 describe('hostile input on every route', () => {
   it('JSON bodies with hostile field values', async () => {

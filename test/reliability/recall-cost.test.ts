@@ -13,7 +13,7 @@ import { searchCandidates } from '../../src/core/candidates.js';
 import { HybridRanker } from '../../src/core/ranking/hybrid-ranker.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { reportFigures } from './support/figures.js';
-import { seedMemories, USE_LITE } from './support/seed.js';
+import { seedMemories, SEED_MODEL } from './support/seed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'am-recall-cost-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +28,7 @@ describe('recall database cost', () => {
         .concat(Array.from({ length: 30 }, (_, i) => `topic${i}`))
         .join(' ');
       const plan = { ...new HybridRanker().plan(query, 100), vectorK: 400, textK: 400, perTerm: 400 };
-      const embedding = new Float32Array(USE_LITE.dimension).fill(1 / Math.sqrt(USE_LITE.dimension));
+      const embedding = new Float32Array(SEED_MODEL.dimension).fill(1 / Math.sqrt(SEED_MODEL.dimension));
       // 400 candidates from each side, whatever the ranker plans today: the store's cost is what is measured.
       const run = () => searchCandidates(store, { userId: 'big', scope: { appId: null }, plan, embedding: Promise.resolve(embedding) });
       await run(); // warm the page cache

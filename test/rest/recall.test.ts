@@ -32,12 +32,18 @@ async function recall(query: Record<string, string | number>): Promise<RecallJso
 }
 
 describe('recall', () => {
-  it('ranks by meaning, best first, scores in [0, 1], only this user', async () => {
+  it('ranks by relevance, best first, only this user; minScore keeps exactly the memories whose score reaches it', async () => {
     const body = await recall({ userId: 'dana', query: 'What food is Dana allergic to?', minScore: 0 });
     expect(body.memories[0]?.text).toBe('Dana is allergic to peanuts.');
     const scores = body.memories.map((m) => m.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
+    // The scores carry the ranking (the ranker clamps to [0, 1], so a range check could not fail): the answer
+    // clearly beats the rest, and every cut at a reported score keeps exactly the memories at or above it.
+    expect((scores[0] ?? 0) - (scores[1] ?? 0)).toBeGreaterThan(0.05);
+    for (const cut of new Set(scores.filter((score) => score > 0))) {
+      const kept = await recall({ userId: 'dana', query: 'What food is Dana allergic to?', minScore: cut });
+      expect(kept.memories.map((m) => m.id), `minScore ${cut}`).toEqual(body.memories.filter((m) => m.score >= cut).map((m) => m.id));
+    }
     expect(body.memories.some((m) => m.text.startsWith('Eli'))).toBe(false);
     expect(Object.keys(body.memories[0] ?? {}).sort()).toEqual(['appId', 'createdAt', 'expiresAt', 'id', 'metadata', 'score', 'text', 'updatedAt']);
   });
@@ -54,7 +60,11 @@ describe('recall', () => {
   });
 
   it('applies the default limit of 5 and the app filter', async () => {
-    expect((await recall({ userId: 'dana', query: 'Dana', minScore: 0 })).memories.length).toBeLessThanOrEqual(5);
+    // Dana has six memories, each naming her: without a limit, exactly five come back.
+    const listed = await server.call('/v1/memories/dana');
+    expect(((await listed.json()) as { total: number }).total).toBe(6);
+    expect((await recall({ userId: 'dana', query: 'Dana', minScore: 0 })).memories).toHaveLength(5);
+    expect((await recall({ userId: 'dana', query: 'Dana', minScore: 0, limit: 6 })).memories).toHaveLength(6);
     const health = await recall({ userId: 'dana', query: 'allergy', appId: 'health', minScore: 0 });
     expect(health.memories.map((m) => m.text)).toEqual(['Dana has a cat allergy.']);
   });

@@ -28,7 +28,7 @@ import { createApiKey } from '../../src/core/key-admin.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { ListResult, RecallResult, StoreResult } from '../../src/core/schemas.js';
 import { startTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { TEST_KEY, type ErrorJson } from '../helpers/server.js';
+import { TEST_KEY, TEST_MODEL, type ErrorJson } from '../helpers/server.js';
 import { announcedUrl } from '../../tools/shared/listening.js';
 import { TOOL_NAMES } from '../mcp/tool-names.js';
 
@@ -46,7 +46,7 @@ function config(overrides: Partial<ServeConfig> = {}): ServeConfig {
     dbPath: join(dir, 'unused.db'),
     databaseUrl: db.url,
     pgPoolSize: 4,
-    model: 'use-lite',
+    model: TEST_MODEL,
     modelDir: undefined,
     logLevel: 'error',
     port: 0,
@@ -357,6 +357,7 @@ async function spawnNode(): Promise<SpawnedNode> {
       MEMORY_PG_POOL: '4',
       MEMORY_RATE_LIMIT: '0',
       MEMORY_LOG_LEVEL: 'error',
+      MEMORY_EMBED_MODEL: TEST_MODEL,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -3,25 +3,17 @@
  * MCP memory server, each in its own process so that its resident memory can be read from /proc.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ChildTarget } from './backends.js';
+import { newestFile } from '../shared/freshness.js';
 import { announcedUrl } from '../shared/listening.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BENCH_KEY = `amk_${'B'.repeat(40)}`;
-
-function newest(dir: string): number {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return t;
-}
 
 export interface CliCommand {
   args: string[];
@@ -35,7 +27,7 @@ export interface CliCommand {
 export function cliCommand(): CliCommand {
   const bin = join(ROOT, 'bin/agent-memory.js');
   const built = join(ROOT, 'dist/cli/main.js');
-  const fresh = () => existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, 'src'));
+  const fresh = () => existsSync(built) && statSync(built).mtimeMs >= newestFile(join(ROOT, 'src'));
   if (!fresh()) {
     try {
       execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importJsonl } from '../../src/cli/commands/import.js';
 import { createEmbedder } from '../../src/embeddings/index.js';
-import type { EmbedderInfo } from '../../src/embeddings/types.js';
+import type { EmbedderInfo } from '../../src/core/embedder.js';
 import type { BenchBackend } from './backends.js';
 import { BENCH_KEY, startServerChild, type CliCommand } from './children.js';
 

@@ -11,7 +11,7 @@ import type { MemoryStore } from '../../src/core/store.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import { parseInput } from '../../src/core/validation.js';
-import type { Embedder } from '../../src/embeddings/types.js';
+import type { Embedder } from '../../src/core/embedder.js';
 import { BENCH_KEY } from './children.js';
 import { summarize, type Summary } from './stats.js';
 

@@ -1,11 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestHandler } from 'express';
 import { Authenticator } from '../../core/auth.js';
 import { createApiKey } from '../../core/key-admin.js';
 import { createLogger, errorFields, type Logger } from '../../core/logger.js';
 import type { MemoryService } from '../../core/service.js';
-import { createApp } from '../../rest/app.js';
+import { createApp, type CallerHandler } from '../../rest/app.js';
 import { DEFAULT_CONSOLE_DIR } from '../../rest/console.js';
 import { answerClientErrors } from '../../rest/client-error.js';
 import { gracefulConnections } from '../../rest/graceful.js';
@@ -29,7 +28,7 @@ export interface ServeOptions {
    * any, runs when the server closes: it ends the MCP sessions, whose open event streams would otherwise hold
    * their connections until the grace period runs out.
    */
-  mcpHandler?: (service: MemoryService) => RequestHandler & { close?: (graceMs?: number) => Promise<void> };
+  mcpHandler?: (service: MemoryService) => CallerHandler & { close?: (graceMs?: number) => Promise<void> };
 }
 
 /** Starts the HTTP server on the embedded defaults; the CLI's `serve` and the tests both use this. */

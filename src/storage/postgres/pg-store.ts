@@ -101,8 +101,9 @@ function toRecord(row: IdempotencyRow): IdempotencyRecord {
 }
 
 /**
- * What PostgreSQL cannot store but the contract's schemas let through: refused as field problems (422) rather
- * than failing as server errors. Both would be worth adding to the shared schemas, for every backend.
+ * What PostgreSQL cannot store, refused as field problems (422) rather than failing as server errors. The shared
+ * schemas refuse NUL in text already; it is checked again here for rows that reach the store without them
+ * (`agent-memory copy` moves rows as they are). The year-1 limit is PostgreSQL's alone (SQLite stores any ISO string).
  */
 function assertStorable(memory: NewMemory): void {
   const refuse = (path: string, message: string): never => {

@@ -9,7 +9,7 @@ export { vectorLiteral } from './vector-storage.js';
 /**
  * The embedding column of memories, `vector(dimension)` and its HNSW index (or a plain `bytea` column where
  * pgvector is not available: vector-storage.ts), is created when the embedding model is first declared, as
- * SQLite's vector-index.ts creates its vec0 table: the dimension is the model's.
+ * SQLite's vector-index.ts creates its vector tables: the dimension is the model's.
  */
 const MODEL_KEY = 'embedding_model';
 const DIMENSION_KEY = 'embedding_dimension';

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import * as sqliteVec from 'sqlite-vec';
 
 export type SqliteDatabase = Database.Database;
 export type Statement = Database.Statement;
@@ -28,6 +27,5 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     db.pragma('synchronous = NORMAL');
   }
   db.pragma('foreign_keys = ON');
-  sqliteVec.load(db);
   return db;
 }

@@ -35,7 +35,8 @@ import { replaceEmbeddings } from './reembed.js';
 import { KEY_COLUMNS, MEMORY_COLUMNS, toApp, toKey, toMemory, type AppRow, type KeyRow, type MemoryRow } from './rows.js';
 import { scanMemories } from './scan.js';
 import { ensureVectorIndex, readModelRecord } from './vector-index.js';
-import { deleteVectors, insertVectors, searchVectors, VECTORS_TABLE, type VectorRow } from './vector-search.js';
+import { rankExactly } from './sign-search.js';
+import { deleteVectors, insertVectors, searchVectors, vectorOf, VECTORS_TABLE, type VectorRow } from './vector-search.js';
 import { ownerToken, termQuery } from './words.js';
 
 export interface SqliteStoreOptions {
@@ -88,10 +89,6 @@ function appUuidTaken(app: App, holder: { slug: string } | undefined): MemoryErr
     `The app "${app.slug}" cannot keep its UUID ${app.id}: ` +
     (holder ? `the app "${holder.slug}" has it here.` : 'it is taken here.');
   return new MemoryError('validation_error', message, { details: [{ path: 'appId', message }] });
-}
-
-function vectorBlob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
 function busy(): MemoryError {
@@ -562,17 +559,16 @@ export class SqliteStore implements MemoryStore {
         // to itself, the planner walked the user's whole index.
         if (query.alsoIds.length > 0) {
           const also = this.#sql(
-              `SELECT m.rowid AS rowid, vec_distance_cosine(v.embedding, ?) AS distance
+              `SELECT m.rowid AS rowid, v.embedding AS embedding
                FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
                WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?)`,
             )
-            .all(vectorBlob(query.embedding), JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{
-            rowid: number;
-            distance: number;
-          }>;
+            .all(JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{ rowid: number; embedding: Buffer }>;
           // The filter (and liveness) by the same set as the vector side: a condition per row in the statement
           // above made the planner re-run the metadata lookups, 0.5 s over 100,000 memories.
-          for (const { rowid, distance } of also) if (!cosine.has(rowid) && (accept?.(rowid) ?? true)) cosine.set(rowid, 1 - distance);
+          const fresh = also.filter(({ rowid }) => !cosine.has(rowid) && (accept?.(rowid) ?? true));
+          const hits = rankExactly(query.embedding, fresh.map(({ rowid, embedding }) => ({ rowid, embedding: vectorOf(embedding) })), fresh.length);
+          for (const { rowid, cosine: value } of hits) cosine.set(rowid, value);
         }
 
         if (cosine.size === 0) return [];

@@ -16,9 +16,8 @@ import {
  * The vector index for the declared model: `memory_vectors` (the float vectors) and `memory_vector_codes` (their
  * sign bits, in per-user blocks, for a fast pre-filter); see vector-search.ts for the layout and the search.
  *
- * Layout history: files made before the fast search kept the vectors in a sqlite-vec `vec0` table partitioned by
- * user (chunk_size 64). `ensureVectorIndex` upgrades such a file in place, in one transaction: the float vectors
- * are copied as they are into the plain table, the codes derived from them, and the `vec0` table dropped.
+ * A file whose codes table is missing (or was dropped to repair it) gets it rebuilt from the float vectors. Files of
+ * the pre-release layout (a sqlite-vec virtual table) are refused with a message: the extension is no longer loaded.
  */
 
 const MODEL_KEY = 'embedding_model';
@@ -41,23 +40,14 @@ function createVectorTable(db: SqliteDatabase, dimension: number): void {
   createVectorTables(db);
 }
 
-/** Brings an existing vector index to the current layout, in the caller's transaction. */
+/** Rebuilds the codes table when it is missing, in the caller's transaction; refuses the pre-release layout. */
 function upgradeVectorIndex(db: SqliteDatabase, dimension: number): void {
   if (isVirtualVectorTable(db)) {
-    db.exec(`
-      DROP TABLE IF EXISTS ${CODES_TABLE};
-      DROP TABLE IF EXISTS memory_vectors_upgrade;
-      CREATE TABLE memory_vectors_upgrade (
-        rowid INTEGER PRIMARY KEY,
-        user_id TEXT NOT NULL,
-        app_id TEXT NOT NULL,
-        embedding BLOB NOT NULL
-      );
-      INSERT INTO memory_vectors_upgrade (rowid, user_id, app_id, embedding)
-        SELECT rowid, user_id, app_id, embedding FROM ${VECTORS_TABLE};
-      DROP TABLE ${VECTORS_TABLE};
-      ALTER TABLE memory_vectors_upgrade RENAME TO ${VECTORS_TABLE};
-    `);
+    throw new MemoryError(
+      'unavailable',
+      'This database keeps its vectors in a sqlite-vec table, the layout of a pre-release version, which this version ' +
+        'no longer reads. Export it with that version (`agent-memory export`) and import the file into a new database.',
+    );
   }
   if (!hasTable(db, CODES_TABLE)) {
     createCodesTable(db);

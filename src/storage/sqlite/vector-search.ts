@@ -1,28 +1,28 @@
 import type { SqliteDatabase } from './connection.js';
 import { hammingTable, type HammingTable } from './hamming.js';
+import { codeWords, rankExactly, selectCandidates, writeCode, type CandidateQuery, type VectorHit } from './sign-search.js';
+
+export { candidateCount, type VectorHit } from './sign-search.js';
 
 /**
- * Nearest-neighbour search over one user's vectors, fast at 100,000 memories and more.
+ * Nearest-neighbour search over one user's vectors in SQLite, fast at 100,000 memories and more: the tables, the
+ * mean vector, a per-connection cache of codes and the block writes. The search's logic is sign-search.ts (pure).
  *
- * Measured on this project's 2-core machine at 100,000 512-dimension vectors in one user: a brute-force sqlite-vec
- * `vec0` scan took about 150 ms per query (its cosine is scalar code), a `vec0` `bit[512]` table still 50 to 650 ms
- * (per-chunk overhead, and a top-k selection in O(chunk x k)), and a `vec0` point read about 35 us per vector.
- * So the layout is plain SQLite:
+ * Plain SQLite, no vector extension: a brute-force sqlite-vec scan took about 150 ms per query at 100,000
+ * 512-dimension vectors on this project's 2-core machine, while the layout below answers in under 5 ms.
  *
- * - `memory_vectors` (rowid = the memory's rowid, user_id, app_id, embedding): the float32 vectors, as before,
- *   but an ordinary table, so reading one vector is a B-tree lookup (a few microseconds);
+ * - `memory_vectors` (rowid = the memory's rowid, user_id, app_id, embedding): the float32 vectors, an ordinary
+ *   table, so reading one vector is a B-tree lookup (a few microseconds);
  * - `memory_vector_codes`: per (user, app), blocks of up to CODE_BLOCK_SIZE entries holding each vector's sign bits
  *   (one bit per dimension, after subtracting the database's mean vector) and its rowid. A search reads the few
- *   blocks of that user (100,000 memories: about 400 rows, 7 MB), ranks every vector by Hamming distance
- *   (WebAssembly popcount), re-ranks the best by an asymmetric score (the float query against the signs), and
- *   re-scores the best of those exactly (cosine from the float vectors), returning the top k of those candidates.
+ *   blocks of that user (100,000 memories: about 400 rows, 7 MB), picks candidates from the codes
+ *   (sign-search.ts's selectCandidates), reads their float vectors and ranks them by exact cosine (rankExactly).
  *
  * Centering: embedding models are not centred (USE-lite has components positive for nearly every text), so raw sign
  * bits waste much of their information; signs of (vector - mean) do not. The mean is the database's own, kept in
  * `meta`: computed when the database first holds 256 vectors and again at 4x growth until it is taken over 16,384
  * or more (each time every code is rebuilt, in that insert's transaction: about 0.5 s at 16,384), then fixed.
  *
- * When a user has no more vectors than the candidate count, every vector is re-scored: the result is exact.
  * Every write here runs inside the caller's transaction, beside the memory row.
  *
  * Reading a large user's blocks is most of a search's cost (SQLite page reads), so each connection keeps the
@@ -31,19 +31,6 @@ import { hammingTable, type HammingTable } from './hamming.js';
  * connection or process (PRAGMA data_version, read inside the search's snapshot) drops them all.
  */
 export const CODE_BLOCK_SIZE = 256;
-/**
- * Candidates per result wanted: Hamming keeps the best 40 x k (at least 2,000), the asymmetric sign score the best
- * 6 x k (at least 200) of those, which are re-scored exactly (300 vectors for k = 50); past the 50th result, 10 and
- * 2 per result more (k = 200: 4,000 and 600). On USE-lite vectors, 100,000 in one user (tools/bench's set, LoCoMo
- * questions), k = 50 returned 99% of the exact top 10 and 94% of the exact top 50 (98% of its real, non-synthetic
- * memories) in under 5 ms; k = 200 returned all of the exact top 10 and 98% of the top 50. tools/bench measures it
- * against exact search on each run.
- */
-export const OVERSAMPLE = 6;
-/** At least this many candidates are re-scored, however small k is. */
-export const MIN_CANDIDATES = 200;
-export const HAMMING_CANDIDATES_PER_RESULT = 40;
-export const MIN_HAMMING_CANDIDATES = 2000;
 /** The mean vector is first taken at this many vectors, then again at 4x growth until CENTER_FINAL. */
 export const CENTER_FIRST = 256;
 export const CENTER_FINAL = 16_384;
@@ -60,29 +47,6 @@ export interface VectorRow {
   userId: string;
   appId: string;
   embedding: Float32Array;
-}
-
-export interface VectorHit {
-  rowid: number;
-  /** Exact cosine similarity to the query. */
-  cosine: number;
-}
-
-/** 32-bit words per code: the sign bits of `dimension` components, rounded up to whole words. */
-export function codeWords(dimension: number): number {
-  return Math.ceil(dimension / 32);
-}
-
-/** Writes the sign bits of `v - center` (bit j set when component j is above the mean) into `out` from word `at`. */
-export function writeCode(v: Float32Array, out: Uint32Array, at: number, center: Float32Array | null = null): void {
-  const words = codeWords(v.length);
-  for (let w = 0; w < words; w++) {
-    let word = 0;
-    const base = w * 32;
-    const end = Math.min(32, v.length - base);
-    for (let b = 0; b < end; b++) if ((v[base + b] ?? 0) > (center?.[base + b] ?? 0)) word |= 1 << b;
-    out[at + w] = word >>> 0;
-  }
 }
 
 function blob(v: Float32Array): Buffer {
@@ -102,57 +66,6 @@ function float64s(buf: Buffer): Float64Array {
   const copy = new Float64Array(buf.byteLength >>> 3);
   new Uint8Array(copy.buffer).set(buf.subarray(0, copy.length * 8));
   return copy;
-}
-
-/** Indices of the `want` smallest distances (ties at the cut in storage order), by counting: O(n). */
-function smallest(distances: Uint16Array, count: number, want: number, maxDistance: number): number[] {
-  if (want >= count) return Array.from({ length: count }, (_, i) => i);
-  const histogram = new Uint32Array(maxDistance + 2);
-  for (let i = 0; i < count; i++) histogram[distances[i] as number]! += 1;
-  let cut = 0;
-  let below = 0;
-  while (cut <= maxDistance && below + (histogram[cut] as number) < want) below += histogram[cut++] as number;
-  let atCut = want - below;
-  const out: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const d = distances[i] as number;
-    if (d < cut) out.push(i);
-    else if (d === cut && atCut > 0) {
-      out.push(i);
-      atCut--;
-    }
-  }
-  return out;
-}
-
-/**
- * The `want` best candidate indices by the asymmetric sign score, best first: for each code, the sum of the
- * query's components whose bit is set, looked up a byte (8 dimensions) at a time in per-query tables.
- */
-function bestBySignScore(query: Float32Array, codeBytes: Uint8Array, stride: number, indices: readonly number[], want: number): number[] {
-  const positions = Math.ceil(query.length / 8);
-  const tables = new Float32Array(positions * 256);
-  for (let b = 0; b < positions; b++) {
-    const t = b << 8;
-    for (let v = 1; v < 256; v++) {
-      const low = 31 - Math.clz32(v & -v);
-      tables[t + v] = tables[t + (v & (v - 1))]! + (query[b * 8 + low] ?? 0);
-    }
-  }
-  const count = indices.length;
-  const scores = new Float32Array(count);
-  for (let n = 0; n < count; n++) {
-    const o = indices[n]! * stride;
-    let sum = 0;
-    for (let b = 0; b < positions; b++) sum += tables[(b << 8) | codeBytes[o + b]!]!;
-    scores[n] = sum;
-  }
-  const order = new Uint32Array(count);
-  for (let n = 0; n < count; n++) order[n] = n;
-  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  const out: number[] = [];
-  for (let n = 0; n < Math.min(want, count); n++) out.push(indices[order[n]!]!);
-  return out;
 }
 
 export function createVectorTables(db: SqliteDatabase): void {
@@ -186,7 +99,7 @@ export function hasTable(db: SqliteDatabase, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
-/** True when `memory_vectors` is the sqlite-vec virtual table of the first layout (upgraded by vector-index.ts). */
+/** True when `memory_vectors` is the sqlite-vec virtual table of the pre-release layout (refused by vector-index.ts). */
 export function isVirtualVectorTable(db: SqliteDatabase): boolean {
   const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(VECTORS_TABLE) as
     | { sql: string | null }
@@ -227,7 +140,7 @@ function recenter(db: SqliteDatabase, dimension: number): void {
     const rows = page.all(last) as Array<[number, Buffer]>;
     if (rows.length === 0) break;
     for (const [, e] of rows) {
-      const v = new Float32Array(e.buffer.slice(e.byteOffset, e.byteOffset + e.byteLength));
+      const v = vectorOf(e);
       for (let j = 0; j < dimension; j++) sum[j] = (sum[j] as number) + (v[j] ?? 0);
       n++;
     }
@@ -515,7 +428,7 @@ export function rebuildCodes(db: SqliteDatabase, dimension: number): number {
         group = { userId: row.user_id, appId: row.app_id, rowids: [], codes: [], block: 0 };
         open.set(key, group);
       }
-      const v = new Float32Array(row.embedding.buffer.slice(row.embedding.byteOffset, row.embedding.byteOffset + row.embedding.byteLength));
+      const v = vectorOf(row.embedding);
       const code = new Uint32Array(words);
       writeCode(v, code, 0, center);
       group.rowids.push(row.rowid);
@@ -529,77 +442,29 @@ export function rebuildCodes(db: SqliteDatabase, dimension: number): number {
   return n;
 }
 
-export interface VectorQuery {
+export interface VectorQuery extends CandidateQuery {
   userId: string;
   /** One app, or null for all of the user's apps. */
   appId: string | null;
-  embedding: Float32Array;
-  k: number;
-  /**
-   * Only these memories (by rowid) may be returned: applied before the approximate stages, so that a filter that
-   * lets few memories through still gets their nearest, not the few that happen to be among everybody's nearest.
-   */
-  accept?: ((rowid: number) => boolean) | undefined;
-  /** Override OVERSAMPLE / MIN_CANDIDATES (tools compare with exact search: minCandidates Infinity re-scores all). */
-  oversample?: number;
-  minCandidates?: number;
-}
-
-/** How many candidates are re-scored exactly for `k` results. */
-export function candidateCount(k: number, oversample = OVERSAMPLE, minCandidates = MIN_CANDIDATES): number {
-  // The first 50 results get the full oversampling, deeper ones (rank 51 to k, for rankers that ask for many) a
-  // third of it: the head of the list decides what recall returns, the tail only adds context.
-  const head = Math.min(k, 50);
-  return Math.max(minCandidates, Math.ceil(head * oversample + (k - head) * (oversample / 3)));
-}
-
-/** Candidates kept by the Hamming stage for `wanted` re-scored ones. */
-function hammingCount(k: number, wanted: number): number {
-  return Math.max(wanted, MIN_HAMMING_CANDIDATES, HAMMING_CANDIDATES_PER_RESULT * Math.min(k, 50) + (HAMMING_CANDIDATES_PER_RESULT / 4) * Math.max(0, k - 50));
 }
 
 /**
- * The k nearest of the user's vectors by cosine, best first: Hamming pre-filter over the codes, exact re-scoring
- * of the best candidates. Exact whenever the user has at most candidateCount(k) vectors in scope.
+ * The k nearest of the user's vectors by cosine, best first: candidates picked from the codes, then ranked by exact
+ * cosine from their float vectors. Exact whenever the user has at most candidateCount(k) vectors in scope.
  */
 export function searchVectors(db: SqliteDatabase, query: VectorQuery): VectorHit[] {
   if (query.k <= 0) return [];
-  const dimension = query.embedding.length;
-  const words = codeWords(dimension);
-  const { ids, table, center } = loadCodes(db, query.userId, query.appId, words);
-  const total = ids.length;
-  if (total === 0) return [];
+  const codes = loadCodes(db, query.userId, query.appId, codeWords(query.embedding.length));
+  const candidates = selectCandidates(codes, query);
+  if (candidates.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT rowid, embedding FROM ${VECTORS_TABLE} WHERE rowid IN (SELECT value FROM json_each(?))`)
+    .raw()
+    .all(JSON.stringify(candidates)) as Array<[number, Buffer]>;
+  return rankExactly(query.embedding, rows.map(([rowid, embedding]) => ({ rowid, embedding: vectorOf(embedding) })), query.k);
+}
 
-  const wanted = candidateCount(query.k, query.oversample, query.minCandidates);
-  const accept = query.accept;
-  let accepted = total;
-  if (accept) {
-    accepted = 0;
-    for (const id of ids) if (accept(id)) accepted++;
-    if (accepted === 0) return [];
-  }
-  let candidates: number[];
-  if (accepted <= wanted) {
-    candidates = accept ? Array.from(ids).filter(accept) : Array.from(ids);
-  } else {
-    // 1. Hamming distance between sign codes: the best `coarse` of all (WebAssembly popcount, ~1 ms per 100,000).
-    //    A memory the filter refuses gets a distance past every real one, so it is never among the best.
-    const q = new Uint32Array(words);
-    writeCode(query.embedding, q, 0, center);
-    const distances = table.distances(q);
-    if (accept) for (let i = 0; i < total; i++) if (!accept(ids[i]!)) distances[i] = dimension + 1;
-    const coarse = smallest(distances, total, Math.min(accepted, hammingCount(query.k, wanted)), dimension + 1);
-    // 2. Asymmetric score (the float query against each candidate's signs: the sum of the query's components
-    //    whose sign bit is set), much closer to the cosine than Hamming: keeps the best `wanted`.
-    candidates = bestBySignScore(query.embedding, table.codeBytes, words * 4, coarse, wanted).map((i) => ids[i]!);
-  }
-
-  const scored = db
-    .prepare(
-      `SELECT rowid, 1 - vec_distance_cosine(embedding, ?) AS cosine FROM ${VECTORS_TABLE}
-       WHERE rowid IN (SELECT value FROM json_each(?))`,
-    )
-    .all(blob(query.embedding), JSON.stringify(candidates)) as VectorHit[];
-  scored.sort((a, b) => b.cosine - a.cosine || a.rowid - b.rowid);
-  return scored.slice(0, query.k);
+/** The float32 vector in a blob (copied: better-sqlite3 may reuse the buffer, and it need not be 4-byte aligned). */
+export function vectorOf(buf: Buffer): Float32Array {
+  return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }

@@ -7,9 +7,10 @@
  * taken by the time the server binds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { announcedUrl } from '../../../tools/shared/listening.js';
+import { staleBuild } from '../../helpers/built.js';
+import { TEST_MODEL } from '../../helpers/server.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../../bin/agent-memory.js', import.meta.url));
@@ -21,11 +22,10 @@ process.once('exit', () => {
   for (const proc of running) proc.kill('SIGKILL');
 });
 
-/** The CLI runs dist/: the tests need `npm run build` to have run first. */
+/** The CLI runs dist/, which the end-to-end project's global setup builds; run elsewhere, fail rather than skip. */
 export function assertBuilt(): void {
-  if (!existsSync(new URL('../../../dist/cli/main.js', import.meta.url))) {
-    throw new Error('dist/ is missing: run `npm run build` before the reliability tests.');
-  }
+  const reason = staleBuild();
+  if (reason !== undefined) throw new Error(`${reason}: run \`npm run build\` before the reliability tests.`);
 }
 
 export interface CliServer {
@@ -63,6 +63,8 @@ export async function spawnServer(options: SpawnServerOptions): Promise<CliServe
     HOME: process.env.HOME ?? '',
     MEMORY_RATE_LIMIT: String(options.rateLimit ?? 0),
     MEMORY_LOG_LEVEL: options.logLevel ?? 'warn',
+    // What is under test here is the process (crashes, signals, locks), not the model: the hash model starts at once.
+    MEMORY_EMBED_MODEL: TEST_MODEL,
     ...options.env,
   };
   const apiKey = options.apiKey === undefined ? RELIABILITY_KEY : options.apiKey;
@@ -142,7 +144,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [CLI, ...args], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MEMORY_EMBED_MODEL: TEST_MODEL, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

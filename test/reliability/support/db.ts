@@ -1,10 +1,12 @@
 /**
- * Reads a database file the way an auditor would: a separate connection (better-sqlite3 + sqlite-vec, the same
- * settings as the server) that checks the memory rows, the vector index and the word index agree, and takes a
+ * Reads a database file the way an auditor would: a separate connection (better-sqlite3, the same settings as
+ * the server) that checks the memory rows, the vector index and the word index agree, and takes a
  * snapshot (counts and a checksum of every row) to prove that a request changed nothing.
  */
 import { createHash } from 'node:crypto';
+import { l2Norm } from '../../../src/core/vector.js';
 import { openDatabase, type SqliteDatabase } from '../../../src/storage/sqlite/connection.js';
+import { vectorOf } from '../../../src/storage/sqlite/vector-search.js';
 
 export function openForCheck(path: string): SqliteDatabase {
   return openDatabase(path);
@@ -58,18 +60,16 @@ export function checkConsistency(db: SqliteDatabase): ConsistencyReport {
   const problems: string[] = [];
   const memoryRows = new Set((db.prepare('SELECT rowid FROM memories').all() as Array<{ rowid: number }>).map((r) => r.rowid));
   const vectorRows = hasTable(db, 'memory_vectors')
-    ? (db
-        .prepare('SELECT rowid, vec_length(embedding) AS dim, vec_to_json(embedding) AS json FROM memory_vectors')
-        .all() as Array<{ rowid: number; dim: number; json: string }>)
+    ? (db.prepare('SELECT rowid, embedding FROM memory_vectors').all() as Array<{ rowid: number; embedding: Buffer }>)
     : [];
   const wordRows = new Set((db.prepare('SELECT rowid FROM memory_words').all() as Array<{ rowid: number }>).map((r) => r.rowid));
   const vectorIds = new Set<number>();
   for (const v of vectorRows) {
     vectorIds.add(v.rowid);
     if (!memoryRows.has(v.rowid)) problems.push(`vector row ${v.rowid} has no memory`);
-    const values = JSON.parse(v.json) as number[];
-    const norm = Math.sqrt(values.reduce((s, x) => s + x * x, 0));
-    if (values.length !== v.dim || Math.abs(norm - 1) > 1e-3) problems.push(`vector row ${v.rowid} is not a unit vector (norm ${norm})`);
+    const values = vectorOf(v.embedding);
+    const norm = l2Norm(values);
+    if (v.embedding.byteLength % 4 !== 0 || Math.abs(norm - 1) > 1e-3) problems.push(`vector row ${v.rowid} is not a unit vector (norm ${norm})`);
   }
   for (const w of wordRows) if (!memoryRows.has(w)) problems.push(`word row ${w} has no memory`);
   // The vector search's sign-bit codes (when the layout has them): exactly one entry per vector, in its owner's blocks.

@@ -1,6 +1,7 @@
 /** Small HTTP helpers for the reliability tests: JSON calls with a key, and raw requests fetch refuses to send. */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { onTestFailed } from 'vitest';
 
 export interface JsonResult<T = unknown> {
   status: number;
@@ -111,3 +112,15 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /** Seeded PRNG, so that a failing randomized run can be replayed from the seed it prints. */
 export { mulberry32 as prng } from '../../../tools/shared/prng.js';
+
+/**
+ * The seed of a randomized test, called inside the test: RELIABILITY_SEED when set (a replay), else a new one.
+ * When the test fails the seed is printed with the command line that replays it.
+ */
+export function testSeed(): number {
+  const seed = Number(process.env.RELIABILITY_SEED ?? Date.now() % 1_000_000);
+  onTestFailed(({ task }) => {
+    console.error(`"${task.name}" failed with seed ${seed}; replay: RELIABILITY_SEED=${seed} npx vitest run ${task.file.name}`);
+  });
+  return seed;
+}

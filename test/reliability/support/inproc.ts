@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../../src/cli/commands/serve.js';
 import type { ServeConfig } from '../../../src/cli/config.js';
 import { createLogger } from '../../../src/core/logger.js';
+import { TEST_MODEL } from '../../helpers/server.js';
 
 export interface CapturedServer extends RunningServer {
   dir: string;
@@ -25,7 +26,7 @@ export async function startCapturedServer(overrides: Partial<ServeConfig> = {}):
   const server = await startServer(
     {
       dbPath,
-      model: 'use-lite',
+      model: TEST_MODEL,
       modelDir: undefined,
       logLevel: 'debug',
       port: 0,

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
+import { HASH_DIMENSION } from '../../../src/embeddings/hashing.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { hashVector, newMemory } from '../../helpers/memories.js';
-import { startTestServer, type ErrorJson, type TestServer } from '../../helpers/server.js';
+import { startTestServer, TEST_MODEL, type ErrorJson, type TestServer } from '../../helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-memory-damaged-'));
 const dbPath = join(dir, 'memory.db');
@@ -15,11 +16,11 @@ let server: TestServer;
 /** A database of the server's model with memories, whose `memories` table and indexes are then overwritten. */
 async function damagedDatabase(): Promise<void> {
   const store = SqliteStore.open({ path: dbPath });
-  await store.useModel({ model: 'use-lite', dimension: 512 });
+  await store.useModel({ model: TEST_MODEL, dimension: HASH_DIMENSION });
   const appId = (await store.ensureApp('default')).id;
   await store.insertMemories(
     Array.from({ length: 300 }, (_, i) =>
-      newMemory({ userId: 'alice', appId, text: `Alice fact number ${i}, long enough to fill pages.`, embedding: hashVector(String(i), 512) }),
+      newMemory({ userId: 'alice', appId, text: `Alice fact number ${i}, long enough to fill pages.`, embedding: hashVector(String(i), HASH_DIMENSION) }),
     ),
   );
   await store.close();

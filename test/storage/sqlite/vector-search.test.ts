@@ -9,35 +9,7 @@ import { hammingTable, jsHammingTable } from '../../../src/storage/sqlite/hammin
 import { migrate } from '../../../src/storage/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { CENTER_FIRST, candidateCount, searchVectors } from '../../../src/storage/sqlite/vector-search.js';
-
-const DIM = 64;
-
-/** Deterministic pseudo-random numbers, so a failure reproduces. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function unitVector(next: () => number, dim = DIM): Float32Array {
-  const v = Float32Array.from({ length: dim }, () => next() * 2 - 1);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
-
-function near(v: Float32Array, next: () => number, amount: number): Float32Array {
-  const noise = unitVector(next, v.length);
-  const w = v.map((x, i) => x + amount * (noise[i] ?? 0));
-  const norm = Math.hypot(...w);
-  return w.map((x) => x / norm);
-}
-
-function exactTop(vectors: Map<number, Float32Array>, q: Float32Array, k: number): number[] {
-  const scored = [...vectors].map(([rowid, v]) => [rowid, v.reduce((s, x, i) => s + x * (q[i] ?? 0), 0)] as const);
-  return scored.sort((a, b) => b[1] - a[1]).slice(0, k).map(([rowid]) => rowid);
-}
+import { DIM, exactTop, near, rng, unitVector } from './vectors.js';
 
 let dir: string;
 beforeEach(() => {
@@ -218,47 +190,43 @@ describe('centering', () => {
 });
 
 describe('vector index upgrade', () => {
-  it('moves the vectors of a sqlite-vec (vec0) file into the new layout in place', async () => {
-    const path = join(dir, 'old.db');
+  it('rebuilds a missing codes table from the float vectors when the database is opened', async () => {
+    const path = join(dir, 'repair.db');
     const next = rng(5);
-    // A file as the first release wrote it: vec0 table partitioned by user, model recorded in meta.
-    const db = openDatabase(path);
-    migrate(db);
-    db.exec(`CREATE VIRTUAL TABLE memory_vectors USING vec0(
-      user_id TEXT PARTITION KEY, app_id TEXT, embedding FLOAT[${DIM}] distance_metric=cosine, chunk_size=64)`);
-    db.prepare("INSERT INTO meta (key, value) VALUES ('embedding_model', 'test-vectors'), ('embedding_dimension', ?)").run(String(DIM));
-    db.prepare("INSERT INTO apps VALUES ('a1', 'default', '2024-01-01T00:00:00.000Z')").run();
-    const vectors = Array.from({ length: 300 }, () => unitVector(next));
-    vectors.forEach((v, i) => {
-      const { lastInsertRowid } = db
-        .prepare("INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at) VALUES (?, ?, 'u', 'a1', ?, '{}', ?)")
-        .run(newMemoryId(), newUuid(), `old memory ${i}`, new Date(Date.UTC(2024, 0, 1) + i).toISOString());
-      db.prepare("INSERT INTO memory_vectors (rowid, user_id, app_id, embedding) VALUES (?, 'u', 'a1', ?)").run(
-        BigInt(lastInsertRowid),
-        Buffer.from(v.buffer),
-      );
-      db.prepare('INSERT INTO memory_words (rowid, text, owner) VALUES (?, ?, ?)').run(BigInt(lastInsertRowid), `old memory ${i}`, 'x');
-    });
-    db.close();
-
     const store = await openStore(path);
-    const sql = store.database.prepare("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors'").get() as { sql: string };
-    expect(sql.sql).not.toMatch(/VIRTUAL/i);
-    const target = 123;
-    const found = await store.recallCandidates({
-      userId: 'u',
-      scope: { appId: null },
-      embedding: vectors[target] as Float32Array,
-      vectorK: 5,
-      alsoIds: [],
-    });
-    const best = found.sort((x, y) => y.cosine - x.cosine)[0];
-    expect(best?.memory.text).toBe(`old memory ${target}`);
-    expect(best?.cosine).toBeCloseTo(1, 5);
-    // Reopening does not upgrade twice.
+    const app = (await store.ensureApp('default')).id;
+    const vectors = Array.from({ length: 300 }, () => unitVector(next));
+    await store.insertMemories(vectors.map((v, i) => memory('u', app, v, i)));
+    store.database.exec('DROP TABLE memory_vector_codes');
     await store.close();
+
     const again = await openStore(path);
     expect((again.database.prepare('SELECT SUM(length(rowids)) / 8 AS n FROM memory_vector_codes').get() as { n: number }).n).toBe(300);
+    const found = await again.recallCandidates({ userId: 'u', scope: { appId: null }, embedding: vectors[123] as Float32Array, vectorK: 5, alsoIds: [] });
+    const best = found.sort((x, y) => y.cosine - x.cosine)[0];
+    expect(best?.memory.text).toBe('memory 123');
+    expect(best?.cosine).toBeCloseTo(1, 5);
     await again.close();
+  });
+
+  it('refuses a file of the pre-release sqlite-vec layout with a message, changing nothing', async () => {
+    const path = join(dir, 'old.db');
+    const db = openDatabase(path);
+    migrate(db);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('embedding_model', 'test-vectors'), ('embedding_dimension', ?)").run(String(DIM));
+    // The schema row such a file holds; the vec0 module itself is never needed to see it.
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare(
+      "INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES ('table', 'memory_vectors', 'memory_vectors', 0, ?)",
+    ).run(`CREATE VIRTUAL TABLE memory_vectors USING vec0(user_id TEXT PARTITION KEY, app_id TEXT, embedding FLOAT[${DIM}])`);
+    db.close();
+
+    const store = SqliteStore.open({ path });
+    await expect(store.useModel({ model: 'test-vectors', dimension: DIM })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/sqlite-vec table, the layout of a pre-release version.*agent-memory export/),
+    });
+    await store.close();
   });
 });

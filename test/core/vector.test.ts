@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cosineSimilarity, dot, isUnitVector, l2Norm, normalizeInPlace, toUnitVector } from '../../src/embeddings/vector.js';
+import { cosineSimilarity, dot, isUnitVector, l2Norm, normalizeInPlace, toUnitVector } from '../../src/core/vector.js';
 
 describe('vector helpers', () => {
   it('normalises to unit length', () => {
