@@ -15,6 +15,8 @@ export class TermWeights {
   /** Share of a term's weight that a related word (lexicon/related.ts) earns in place of the term itself. */
   readonly #credit: number;
   readonly #related: Map<string, readonly string[]>;
+  /** Query terms that occur in no memory of the pool. */
+  readonly #absent: Set<string>;
 
   /**
    * `queryStems`: the query's distinct stems; `pool`: the stems of every candidate; `prior`: pseudo-memories that
@@ -31,9 +33,11 @@ export class TermWeights {
     this.#credit = related.credit;
     this.#related = new Map(this.terms.map((t) => [t, related.credit > 0 ? related.stems(t) : []]));
     const n = pool.length + prior;
+    this.#absent = new Set();
     this.#weights = new Map(
       this.terms.map((t) => {
         const df = pool.reduce((count, stems) => count + (stems.has(t) ? 1 : 0), 0);
+        if (df === 0) this.#absent.add(t);
         // BM25's idf, shifted to stay positive for terms in more than half of the pool.
         return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
       }),
@@ -44,6 +48,29 @@ export class TermWeights {
   /** Which query terms a set of stems contains, as a key ("" for none). */
   coveredKey(stems: ReadonlySet<string>): string {
     return this.terms.filter((t) => stems.has(t)).join(' ');
+  }
+
+  /**
+   * Share of the query's weight held by terms that no memory of the pool contains (the pool holds every memory
+   * where a query term occurs): a question about something never mentioned ("What is Sam's blood type?").
+   */
+  absentShare(): number {
+    if (this.#total <= 0) return 0;
+    let absent = 0;
+    for (const t of this.#absent) absent += this.#weights.get(t) ?? 0;
+    return absent / this.#total;
+  }
+
+  /** The largest share of the query's weight that one term the stems do not contain holds (0 when all are there). */
+  largestMissing(stems: ReadonlySet<string>, also?: ReadonlySet<string>): number {
+    if (this.#total <= 0) return 0;
+    let largest = 0;
+    for (const [t, w] of this.#weights) {
+      if (stems.has(t) || also?.has(t)) continue;
+      const related = this.#credit > 0 && (this.#related.get(t) ?? []).some((r) => stems.has(r) || also?.has(r) === true);
+      largest = Math.max(largest, (related ? 1 - this.#credit : 1) * w);
+    }
+    return largest / this.#total;
   }
 
   /** Coverage in [0, 1] of a set of stems (0 for a query without terms). */
