@@ -14,7 +14,8 @@ export class TermWeights {
   readonly #total: number;
   /** Share of a term's weight that a related word (lexicon/related.ts) earns in place of the term itself. */
   readonly #credit: number;
-  readonly #related: Map<string, readonly string[]>;
+  /** For each stem related to a query term, the query terms it stands for (looked up per memory stem: cheap). */
+  readonly #relatedTo: Map<string, string[]>;
   /** Query terms that occur in no memory of the pool. */
   readonly #absent: Set<string>;
 
@@ -31,7 +32,16 @@ export class TermWeights {
   ) {
     this.terms = [...new Set(queryStems)];
     this.#credit = related.credit;
-    this.#related = new Map(this.terms.map((t) => [t, related.credit > 0 ? related.stems(t) : []]));
+    this.#relatedTo = new Map();
+    if (related.credit > 0) {
+      for (const t of this.terms) {
+        for (const r of related.stems(t)) {
+          const terms = this.#relatedTo.get(r);
+          if (terms === undefined) this.#relatedTo.set(r, [t]);
+          else if (!terms.includes(t)) terms.push(t);
+        }
+      }
+    }
     const n = pool.length + prior;
     this.#absent = new Set();
     this.#weights = new Map(
@@ -64,11 +74,11 @@ export class TermWeights {
   /** The largest share of the query's weight that one term the stems do not contain holds (0 when all are there). */
   largestMissing(stems: ReadonlySet<string>, also?: ReadonlySet<string>): number {
     if (this.#total <= 0) return 0;
+    const related = this.#relatedCovered(stems, also);
     let largest = 0;
     for (const [t, w] of this.#weights) {
       if (stems.has(t) || also?.has(t)) continue;
-      const related = this.#credit > 0 && (this.#related.get(t) ?? []).some((r) => stems.has(r) || also?.has(r) === true);
-      largest = Math.max(largest, (related ? 1 - this.#credit : 1) * w);
+      largest = Math.max(largest, (related?.has(t) === true ? 1 - this.#credit : 1) * w);
     }
     return largest / this.#total;
   }
@@ -76,11 +86,26 @@ export class TermWeights {
   /** Coverage in [0, 1] of a set of stems (0 for a query without terms). */
   coverage(stems: ReadonlySet<string>, also?: ReadonlySet<string>): number {
     if (this.#total <= 0) return 0;
+    const related = this.#relatedCovered(stems, also);
     let covered = 0;
     for (const [t, w] of this.#weights) {
       if (stems.has(t) || also?.has(t)) covered += w;
-      else if (this.#credit > 0 && (this.#related.get(t) ?? []).some((r) => stems.has(r) || also?.has(r) === true)) covered += this.#credit * w;
+      else if (related?.has(t)) covered += this.#credit * w;
     }
     return covered / this.#total;
   }
+
+  /** The query terms that a related word among the stems stands for (undefined when none or credit is off). */
+  #relatedCovered(stems: ReadonlySet<string>, also?: ReadonlySet<string>): Set<string> | undefined {
+    if (this.#relatedTo.size === 0) return undefined;
+    let found: Set<string> | undefined;
+    for (const set of also === undefined ? [stems] : [stems, also]) {
+      for (const stem of set) {
+        const terms = this.#relatedTo.get(stem);
+        if (terms !== undefined) for (const t of terms) (found ??= new Set()).add(t);
+      }
+    }
+    return found;
+  }
+
 }
