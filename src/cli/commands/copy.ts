@@ -6,8 +6,8 @@ import { MemoryError } from '../../core/errors.js';
 import { openPgStore } from '../../storage/postgres/index.js';
 import { isPostgresUrl, maskDatabaseUrl } from '../../storage/postgres/url.js';
 import { SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { ConfigError } from '../config.js';
-import type { Output } from '../output.js';
+import { ConfigError } from '../../runtime/config.js';
+import type { Output } from '../../runtime/output.js';
 import { createProgress, formatCount } from '../progress.js';
 
 /**

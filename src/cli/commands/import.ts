@@ -10,11 +10,11 @@ import { isoTimestamp, oneExpiry, storeFields } from '../../core/schemas.js';
 import type { MemoryStore, NewMemory } from '../../core/store.js';
 import type { App } from '../../core/types.js';
 import { parseInput } from '../../core/validation.js';
-import type { RuntimeConfig } from '../config.js';
-import type { Output } from '../output.js';
+import type { RuntimeConfig } from '../../runtime/config.js';
+import type { Output } from '../../runtime/output.js';
 import { readJsonlLines } from '../jsonl-lines.js';
 import { createProgress, formatBytes, formatCount } from '../progress.js';
-import { openRuntime } from '../runtime.js';
+import { openRuntime } from '../../runtime/runtime.js';
 
 /**
  * `agent-memory import FILE.jsonl`: bulk import, one memory per line
