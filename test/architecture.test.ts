@@ -34,7 +34,7 @@ const ALLOWED: Record<string, string[]> = {
   client: ['core'],
   console: ['core'],
   runtime: ['core', 'storage', 'embeddings', 'rest', 'mcp'],
-  cli: ['core', 'runtime', 'storage'],
+  cli: ['core', 'runtime'],
 };
 
 describe('the source tree', () => {

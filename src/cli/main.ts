@@ -1,9 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_COPY_BATCH, MAX_COPY_BATCH } from '../core/copy.js';
 import { MemoryError } from '../core/errors.js';
+import { DEFAULT_IMPORT_BATCH, MAX_IMPORT_BATCH } from '../core/import.js';
 import { backup } from './commands/backup.js';
-import { copyCommand, DEFAULT_COPY_BATCH, MAX_COPY_BATCH } from './commands/copy.js';
+import { copyCommand } from './commands/copy.js';
 import { exportCommand } from './commands/export.js';
-import { DEFAULT_IMPORT_BATCH, importCommand, MAX_IMPORT_BATCH } from './commands/import.js';
+import { importCommand } from './commands/import.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
 import { mcpConfig, mcpDefaults, mcpSessionMode } from './commands/mcp.js';
 import { reembedCommand } from './commands/reembed.js';
