@@ -1,13 +1,13 @@
 import { generateApiKey } from './keys.js';
 import { MemoryError } from './errors.js';
-import type { MemoryStore } from './store.js';
+import type { AppStore, KeyStore } from './store.js';
 import type { ApiKeyRecord } from './types.js';
 import { appIdSchema } from './schemas.js';
 import { findOrCreateApp } from './apps.js';
 
 /** Issuing and revoking keys: the CLI's `keys` commands and the first-run key use this. */
 export async function createApiKey(
-  store: MemoryStore,
+  store: AppStore & KeyStore,
   options: { app?: string | undefined; label?: string | undefined } = {},
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   let appId: string | null = null;
