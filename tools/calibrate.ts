@@ -3,6 +3,7 @@
  * where the runtime looks for it (core/ranking/calibration.ts):
  *
  *   npm run calibrate -- --model NAME [--model-dir DIR] [--data DIR[,DIR...]] [--max-users N] [--out FILE]
+ *                           [--cache .tmp/eval-embeddings.json]   (use-lite only: vectors from the tuning cache)
  *
  * Without --data it uses the evaluation suite's sets (tools/eval/suite.ts). The default output is the file beside
  * the model's own files (`<model-dir>/<model>/agent-memory-calibration.json`), or for `use-lite` the built-in
@@ -13,7 +14,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CALIBRATION_FILE } from '../src/core/ranking/calibration.js';
 import { createEmbedder } from '../src/embeddings/index.js';
+import type { Embedder } from '../src/embeddings/types.js';
 import { fitCalibration } from './calibration/fit.js';
+import { CachedEmbedder } from './eval/cached-service.js';
+import { EmbedCache } from './eval/embed-cache.js';
 import { firstUsers, loadEvalData } from './eval/dataset.js';
 import { readOffTopic } from './eval/off-topic.js';
 import { defaultSuite, evalSetOf } from './eval/suite.js';
@@ -25,6 +29,7 @@ const { values } = parseArgs({
     data: { type: 'string' },
     'max-users': { type: 'string', default: '10' },
     out: { type: 'string' },
+    cache: { type: 'string' },
   },
 });
 
@@ -44,8 +49,11 @@ try {
   const sets = (values.data === undefined ? defaultSuite().sets : values.data.split(',').map((d) => evalSetOf(d))).map((set) => ({
     name: set.name,
     data: firstUsers(loadEvalData(set.dir), maxUsers),
+    exhaustive: set.exhaustive,
   }));
-  const embedder = createEmbedder({ model, modelDir: values['model-dir'] });
+  if (values.cache !== undefined && model !== 'use-lite') throw new Error('--cache holds use-lite vectors only.');
+  const embedder: Embedder =
+    values.cache !== undefined ? new CachedEmbedder(new EmbedCache(values.cache)) : createEmbedder({ model, modelDir: values['model-dir'] });
   try {
     const calibration = await fitCalibration({ embedder, sets, offTopic: readOffTopic(), onProgress: (m) => console.error(m) });
     writeFileSync(out, JSON.stringify(calibration, null, 2) + '\n');

@@ -362,6 +362,8 @@ export const scorePartsSchema = z
     brevity: z.number().describe('Factor for a memory with almost no content words (1: none).'),
     date: z.number().describe('Added because the memory is of, or names, the day or month the query names.'),
     gap: z.number().describe('Taken off because the best match of the query is much stronger.'),
+    missing: z.number().describe("Largest share of the query's word information held by one query word the memory lacks."),
+    absent: z.number().describe("Share of the query's word information held by words that no memory contains."),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
   })

@@ -5,9 +5,13 @@
  * - cosineFloor: the 90th percentile of the cosines between questions no memory answers (the off-topic list and
  *   the sets' unanswerable questions) and a user's memories: below it a cosine says nothing;
  * - cosineCeiling: the 75th percentile of the cosines between answerable questions and their gold memories;
- * - the 0.7 knot: the raw evidence that best separates "a gold memory among the top 5" for answerable questions
- *   from "nothing" for unanswerable and off-topic ones (the mean of the two rates, highest first, then the
- *   higher threshold).
+ * - the 0.7 knot: the raw evidence that best separates what a person would want returned from what not, with
+ *   every set weighing the same. Per set at the defaults (limit 5), returning what answers (answerable questions
+ *   with a gold memory returned) weighs as much as returning nothing else (the mean of: unanswerable questions
+ *   with nothing, off-topic questions with nothing, and on sets with exhaustive labels the share of returned
+ *   memories that are gold); then the mean over sets. The balance is flat near its top (a few unanswerable
+ *   questions move it), so among thresholds within 0.005 of the best, the one that returns the most answers
+ *   (the lowest) is taken.
  */
 import type { ModelCalibration } from '../../src/core/ranking/calibration.js';
 import { HybridRanker, paramsFor } from '../../src/core/ranking/hybrid-ranker.js';
@@ -23,7 +27,7 @@ import { DATASET_ID_KEY } from '../eval/service-recall.js';
 
 export interface FitInput {
   embedder: Embedder;
-  sets: readonly { name: string; data: EvalData }[];
+  sets: readonly { name: string; data: EvalData; exhaustive?: boolean }[];
   offTopic: readonly string[];
   onProgress?: (message: string) => void;
 }
@@ -36,15 +40,39 @@ function quantile(values: readonly number[], q: number): number {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
+const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+/**
+ * A set's balance at the defaults (limit 5) if the 0.7 knot sits at raw `t`: the mean of its hit rate and of the
+ * rejection rates it can measure.
+ */
+function setBalance(
+  set: { answerable: { raw: number; gold: boolean }[][]; unanswerable: number[]; offTopic: number[]; exhaustive: boolean },
+  t: number,
+): number {
+  const hits: number[] = [];
+  const rates: number[] = [];
+  if (set.answerable.length > 0) {
+    hits.push(set.answerable.filter((top) => top.some((h) => h.gold && h.raw >= t)).length / set.answerable.length);
+    if (set.exhaustive) {
+      const returned = set.answerable.flatMap((top) => top.filter((h) => h.raw >= t));
+      if (returned.length > 0) rates.push(returned.filter((h) => h.gold).length / returned.length);
+    }
+  }
+  if (set.unanswerable.length > 0) rates.push(set.unanswerable.filter((r) => r < t).length / set.unanswerable.length);
+  if (set.offTopic.length > 0) rates.push(set.offTopic.filter((r) => r < t).length / set.offTopic.length);
+  return mean([...hits, ...(rates.length > 0 ? [mean(rates)] : [])]);
+}
+
 export async function fitCalibration(input: FitInput): Promise<ModelCalibration> {
   const info = await input.embedder.ready();
   const embeddings = new EmbeddingState(input.embedder, Promise.resolve(info));
   const gold: number[] = [];
   const unrelated: number[] = [];
-  const runs: { store: SqliteStore; data: EvalData }[] = [];
+  const runs: { store: SqliteStore; data: EvalData; exhaustive: boolean }[] = [];
   const offTopicVectors = await input.embedder.embed(input.offTopic, 'query');
 
-  for (const { name, data } of input.sets) {
+  for (const { name, data, exhaustive } of input.sets) {
     input.onProgress?.(`${name}: embedding ${data.memories.length} memories`);
     const vectors = new Map<string, Float32Array>();
     for (let i = 0; i < data.memories.length; i += 32) {
@@ -67,16 +95,19 @@ export async function fitCalibration(input: FitInput): Promise<ModelCalibration>
     for (const memories of [...byUser.values()].slice(0, 3)) {
       for (const v of offTopicVectors) for (const m of memories) unrelated.push(dot(v, m));
     }
-    runs.push({ store, data });
+    runs.push({ store, data, exhaustive: exhaustive === true });
   }
 
   const cosineFloor = round(quantile(unrelated, 0.9));
   const cosineCeiling = round(Math.max(cosineFloor + 0.1, quantile(gold, 0.75)));
   // Raw evidence of what recall returns, with an identity map so that the score is the raw value itself.
   const ranker = new HybridRanker(paramsFor({ model: info.model, cosineFloor, cosineCeiling, knots: [[0, 0], [10, 10]] }));
-  const answerable: number[][] = [];
-  const abstain: number[] = [];
-  for (const { store, data } of runs) {
+  /** Per set: each answerable question's top 5 (raw, gold?); the top raw of each unanswerable / off-topic question. */
+  const perSet: { answerable: { raw: number; gold: boolean }[][]; unanswerable: number[]; offTopic: number[]; exhaustive: boolean }[] = [];
+  for (const { store, data, exhaustive } of runs) {
+    const answerable: { raw: number; gold: boolean }[][] = [];
+    const unanswerable: number[] = [];
+    const offTopic: number[] = [];
     const service = new MemoryService({ store, embeddings, ranker });
     const ask = async (userId: string, query: string): Promise<{ id: string; raw: number }[]> =>
       (await service.recall(LOCAL_CALLER, { userId, query, limit: 5, minScore: 0, explain: true })).memories.map((m) => ({
@@ -85,27 +116,25 @@ export async function fitCalibration(input: FitInput): Promise<ModelCalibration>
       }));
     for (const q of data.queries) {
       if (q.gold.length > 0 && q.category !== 'adversarial') {
-        answerable.push((await ask(q.userId, q.query)).filter((h) => q.gold.includes(h.id)).map((h) => h.raw));
+        answerable.push((await ask(q.userId, q.query)).map((h) => ({ raw: h.raw, gold: q.gold.includes(h.id) })));
       } else if (q.unanswerable) {
-        abstain.push((await ask(q.userId, q.query))[0]?.raw ?? 0);
+        unanswerable.push((await ask(q.userId, q.query))[0]?.raw ?? 0);
       }
     }
     const users = [...new Set(data.memories.map((m) => m.userId))].slice(0, 3);
-    for (const userId of users) for (const query of input.offTopic) abstain.push((await ask(userId, query))[0]?.raw ?? 0);
+    for (const userId of users) for (const query of input.offTopic) offTopic.push((await ask(userId, query))[0]?.raw ?? 0);
+    perSet.push({ answerable, unanswerable, offTopic, exhaustive });
     await store.close();
   }
 
-  let best = { t: 0.5, value: -1 };
-  for (let t = 0.05; t <= 1.5; t += 0.005) {
-    const hit = answerable.filter((raws) => raws.some((r) => r >= t)).length / Math.max(1, answerable.length);
-    const empty = abstain.filter((r) => r < t).length / Math.max(1, abstain.length);
-    const value = (hit + empty) / 2;
-    if (value >= best.value) best = { t, value };
-  }
+  const curve: { t: number; value: number }[] = [];
+  for (let t = 0.05; t <= 1.5; t += 0.005) curve.push({ t, value: mean(perSet.map((set) => setBalance(set, t))) });
+  const top = Math.max(...curve.map((c) => c.value));
+  const best = curve.find((c) => c.value >= top - 0.005) as { t: number; value: number };
   const knot = round(best.t);
-  const top = round(Math.max(knot * 2.5, 1.25));
+  const last = round(Math.max(knot * 2.5, 1.25));
   input.onProgress?.(
-    `cosine floor ${cosineFloor} (p90 of ${unrelated.length} unrelated pairs), ceiling ${cosineCeiling} (p75 of ${gold.length} gold pairs); raw ${knot} -> 0.7 (hit + abstention = ${(best.value * 2).toFixed(3)})`,
+    `cosine floor ${cosineFloor} (p90 of ${unrelated.length} unrelated pairs), ceiling ${cosineCeiling} (p75 of ${gold.length} gold pairs); raw ${knot} -> 0.7 (mean balance over sets ${best.value.toFixed(3)})`,
   );
   return {
     model: info.model,
@@ -114,7 +143,7 @@ export async function fitCalibration(input: FitInput): Promise<ModelCalibration>
     knots: [
       [0, 0],
       [knot, 0.7],
-      [top, 1],
+      [last, 1],
     ],
     fittedOn: input.sets.map((s) => `${s.name} (${s.data.queries.length} questions)`).join(', ') + ` + ${input.offTopic.length} off-topic questions`,
     fittedAt: new Date().toISOString().slice(0, 10),

@@ -12,14 +12,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { HybridRanker, type RankerParams } from '../../src/core/ranking/hybrid-ranker.js';
-import { createEmbedder } from '../../src/embeddings/index.js';
-import { CachedEmbedder, cachedService, cachedStore, memoisedStore } from './cached-service.js';
-import { firstUsers, loadEvalData } from './dataset.js';
+import { CachedEmbedder, cachedService } from './cached-service.js';
+import { loadCachedSets } from './cached-sets.js';
 import { EmbedCache } from './embed-cache.js';
 import { evaluate, suiteMarkdown, type SuiteFigures } from './evaluate.js';
 import { readOffTopic } from './off-topic.js';
 import { serviceRecall } from './service-recall.js';
-import { defaultSuite, evalSetOf } from './suite.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,22 +29,8 @@ const { values } = parseArgs({
     'max-users': { type: 'string' },
   },
 });
-const sets = values.data === undefined ? defaultSuite().sets : values.data.split(',').map((dir) => evalSetOf(dir));
 const cache = new EmbedCache(values.cache);
-
-const loaded = [];
-for (const set of sets) {
-  const data = firstUsers(loadEvalData(set.dir), values['max-users'] === undefined ? undefined : Number(values['max-users']));
-  const missing = data.memories.filter((m) => cache.get(m.text) === undefined);
-  if (missing.length > 0) {
-    const embedder = createEmbedder();
-    console.error(`${set.name}: embedding ${missing.length} memories into the cache...`);
-    await cache.fill(embedder, missing.map((m) => m.text), 'document', (d, t) => console.error(`  ${d}/${t}`));
-    await embedder.close();
-  }
-  const store = await cachedStore(data.memories, cache);
-  loaded.push({ set, data, store, memoised: memoisedStore(store) });
-}
+const loaded = await loadCachedSets(cache, values.data, values['max-users'] === undefined ? undefined : Number(values['max-users']));
 const embedder = new CachedEmbedder(cache);
 const variants: Partial<RankerParams>[] =
   values.variants === undefined ? [{}] : (JSON.parse(readFileSync(values.variants, 'utf8')) as Partial<RankerParams>[]);

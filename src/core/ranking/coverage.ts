@@ -14,7 +14,10 @@ export class TermWeights {
   readonly #total: number;
   /** Share of a term's weight that a related word (lexicon/related.ts) earns in place of the term itself. */
   readonly #credit: number;
-  readonly #related: Map<string, readonly string[]>;
+  /** For each stem related to a query term, the query terms it stands for (looked up per memory stem: cheap). */
+  readonly #relatedTo: Map<string, string[]>;
+  /** Query terms that occur in no memory of the pool. */
+  readonly #absent: Set<string>;
 
   /**
    * `queryStems`: the query's distinct stems; `pool`: the stems of every candidate; `prior`: pseudo-memories that
@@ -29,11 +32,22 @@ export class TermWeights {
   ) {
     this.terms = [...new Set(queryStems)];
     this.#credit = related.credit;
-    this.#related = new Map(this.terms.map((t) => [t, related.credit > 0 ? related.stems(t) : []]));
+    this.#relatedTo = new Map();
+    if (related.credit > 0) {
+      for (const t of this.terms) {
+        for (const r of related.stems(t)) {
+          const terms = this.#relatedTo.get(r);
+          if (terms === undefined) this.#relatedTo.set(r, [t]);
+          else if (!terms.includes(t)) terms.push(t);
+        }
+      }
+    }
     const n = pool.length + prior;
+    this.#absent = new Set();
     this.#weights = new Map(
       this.terms.map((t) => {
         const df = pool.reduce((count, stems) => count + (stems.has(t) ? 1 : 0), 0);
+        if (df === 0) this.#absent.add(t);
         // BM25's idf, shifted to stay positive for terms in more than half of the pool.
         return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
       }),
@@ -46,14 +60,52 @@ export class TermWeights {
     return this.terms.filter((t) => stems.has(t)).join(' ');
   }
 
+  /**
+   * Share of the query's weight held by terms that no memory of the pool contains (the pool holds every memory
+   * where a query term occurs): a question about something never mentioned ("What is Sam's blood type?").
+   */
+  absentShare(): number {
+    if (this.#total <= 0) return 0;
+    let absent = 0;
+    for (const t of this.#absent) absent += this.#weights.get(t) ?? 0;
+    return absent / this.#total;
+  }
+
+  /** The largest share of the query's weight that one term the stems do not contain holds (0 when all are there). */
+  largestMissing(stems: ReadonlySet<string>, also?: ReadonlySet<string>): number {
+    if (this.#total <= 0) return 0;
+    const related = this.#relatedCovered(stems, also);
+    let largest = 0;
+    for (const [t, w] of this.#weights) {
+      if (stems.has(t) || also?.has(t)) continue;
+      largest = Math.max(largest, (related?.has(t) === true ? 1 - this.#credit : 1) * w);
+    }
+    return largest / this.#total;
+  }
+
   /** Coverage in [0, 1] of a set of stems (0 for a query without terms). */
   coverage(stems: ReadonlySet<string>, also?: ReadonlySet<string>): number {
     if (this.#total <= 0) return 0;
+    const related = this.#relatedCovered(stems, also);
     let covered = 0;
     for (const [t, w] of this.#weights) {
       if (stems.has(t) || also?.has(t)) covered += w;
-      else if (this.#credit > 0 && (this.#related.get(t) ?? []).some((r) => stems.has(r) || also?.has(r) === true)) covered += this.#credit * w;
+      else if (related?.has(t)) covered += this.#credit * w;
     }
     return covered / this.#total;
   }
+
+  /** The query terms that a related word among the stems stands for (undefined when none or credit is off). */
+  #relatedCovered(stems: ReadonlySet<string>, also?: ReadonlySet<string>): Set<string> | undefined {
+    if (this.#relatedTo.size === 0) return undefined;
+    let found: Set<string> | undefined;
+    for (const set of also === undefined ? [stems] : [stems, also]) {
+      for (const stem of set) {
+        const terms = this.#relatedTo.get(stem);
+        if (terms !== undefined) for (const t of terms) (found ??= new Set()).add(t);
+      }
+    }
+    return found;
+  }
+
 }

@@ -35,3 +35,11 @@ export function stripQuestionFrame(query: string): string {
   const rest = tokens.slice(i).join(' ').replace(/[?!.\s]+$/u, '');
   return rest.length > 0 ? rest : query;
 }
+
+/** Words that ask about the present state of things ("Where does Lena live now?", "her current job"). */
+const PRESENT_CUES = /\b(now|nowadays|currently|current|these days|at the moment|at present|still|anymore|any more|latest|most recent(ly)?|today)\b/iu;
+
+/** The query asks how things stand now, so of two memories that state the same thing the newer one answers it. */
+export function asksAboutNow(query: string): boolean {
+  return PRESENT_CUES.test(query);
+}

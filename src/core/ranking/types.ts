@@ -32,6 +32,10 @@ export interface ScoreParts {
   date: number;
   /** Taken off because the best match of the query is much stronger. */
   gap: number;
+  /** Largest share of the query's word weight held by one query term the memory lacks. */
+  missing: number;
+  /** Share of the query's word weight held by terms that no memory contains. */
+  absent: number;
   /** The evidence before calibration. */
   raw: number;
   /** Score added to rank this memory above an older one that states the same thing (absent when none). */

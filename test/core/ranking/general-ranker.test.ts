@@ -74,21 +74,69 @@ describe('paraphrases, dates and newer facts', () => {
     expect(s.get('dated')).toBeGreaterThan(s.get('undated') as number);
   });
 
-  it('ranks the newer of two memories that state the same thing first', () => {
+  it('ranks the newer of two memories that state the same thing first when the question asks about now', () => {
     const ranker = new HybridRanker();
-    const query = 'Where does Dan live?';
-    const ranked = ranker.rank(query, ranker.plan(query, 5), [
-      fact('old', 'Dan lives in Seattle near the lake.', 0.5, '2023-01-01T00:00:00.000Z'),
-      fact('new', 'Dan lives in Austin now.', 0.47, '2025-01-01T00:00:00.000Z'),
-    ]);
-    expect(ranked.map((s) => s.candidate.memory.id)).toEqual(['new', 'old']);
+    const rank = (query: string, newer: Partial<Candidate> = {}): string[] =>
+      ranker
+        .rank(query, ranker.plan(query, 5), [
+          fact('old', 'Dan lives in Seattle near the lake.', 0.5, '2023-01-01T00:00:00.000Z'),
+          fact('new', 'Dan lives in Austin.', 0.45, '2025-01-01T00:00:00.000Z', newer),
+        ])
+        .map((s) => s.candidate.memory.id);
+    expect(rank('Where does Dan live now?')).toEqual(['new', 'old']);
+    expect(rank('Where does Dan currently live?')).toEqual(['new', 'old']);
+    // Without a question about the present, the better match leads (a question may be about any time).
+    expect(rank('Where does Dan live?')).toEqual(['old', 'new']);
+    // Turns of one conversation are not restatements of each other.
+    expect(rank('Where does Dan live now?', { prevId: 'old' }).indexOf('new')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reads "newer" as updatedAt: a memory edited later states the newer fact', () => {
+    const ranker = new HybridRanker();
+    const query = 'Where does Dan live now?';
+    const old = fact('old', 'Dan lives in Seattle near the lake.', 0.5, '2023-01-01T00:00:00.000Z');
+    const edited = fact('edited', 'Dan lives in Austin.', 0.45, '2022-01-01T00:00:00.000Z');
+    edited.memory = { ...edited.memory, updatedAt: '2025-01-01T00:00:00.000Z' };
+    const ranked = ranker.rank(query, ranker.plan(query, 5), [old, edited]);
+    expect(ranked.map((s) => s.candidate.memory.id)).toEqual(['edited', 'old']);
     expect(ranked[0]?.parts?.newer).toBeGreaterThan(0);
+  });
+
+  it('discounts a memory far weaker than the best match of the query, without changing the order', () => {
+    const query = 'What instrument does Gina play?';
+    const both = [
+      fact('cello', 'Gina plays the cello in a community orchestra.', 0.62, '2025-01-10T09:00:00.000Z'),
+      fact('choir', 'Gina sometimes sings in a choir.', 0.35, '2025-03-10T09:00:00.000Z'),
+    ];
+    const together = new HybridRanker().rank(query, new HybridRanker().plan(query, 5), both);
+    const alone = new HybridRanker().rank(query, new HybridRanker().plan(query, 5), [both[1] as Candidate]);
+    expect(together.map((s) => s.candidate.memory.id)).toEqual(['cello', 'choir']);
+    expect(together[1]?.parts?.gap).toBeGreaterThan(0);
+    expect(together[1]?.score).toBeLessThan(alone[0]?.score as number);
+  });
+
+  it('discounts the words a long memory contains by chance', () => {
+    const query = 'How do I fix a segmentation fault in C?';
+    const filler = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
+    const s = scores(query, [
+      fact('short', 'Fixing a segmentation fault.', 0.3, '2025-01-10T09:00:00.000Z'),
+      fact('long', `Fixing a segmentation fault. ${filler}`, 0.3, '2025-01-10T09:00:00.000Z'),
+    ]);
+    expect(s.get('long')).toBeLessThan(s.get('short') as number);
+  });
+
+  it('says which query words no memory contains, and which one a memory lacks most', () => {
+    const ranker = new HybridRanker();
+    const query = "What is Gina's blood type?";
+    const [top] = ranker.rank(query, ranker.plan(query, 5), [fact('c', 'Gina plays the cello.', 0.3, '2025-01-01T00:00:00.000Z')]);
+    expect(top?.parts?.absent).toBeGreaterThan(0.5);
+    expect(top?.parts?.missing).toBeGreaterThan(0);
   });
 
   it('explains every score with its parts', () => {
     const ranker = new HybridRanker();
-    const [top] = ranker.rank('Gina cello', ranker.plan('Gina cello', 5), [fact('c', 'Gina plays the cello.', 0.6, '2025-01-01T00:00:00.000Z')]);
-    expect(top?.parts).toMatchObject({ cosine: 0.6, semantic: 1, words: 1, context: 0, date: 0, brevity: 1 });
+    const [top] = ranker.rank('Gina cello', ranker.plan('Gina cello', 5), [fact('c', 'Gina plays the cello.', 0.7, '2025-01-01T00:00:00.000Z')]);
+    expect(top?.parts).toMatchObject({ cosine: 0.7, semantic: 1, words: 1, context: 0, date: 0, brevity: 1, gap: 0, missing: 0, absent: 0 });
     expect(top?.parts?.raw).toBeGreaterThan(0);
   });
 });
