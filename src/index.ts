@@ -12,5 +12,5 @@ export * from './core/schemas.js';
 export { LIMITS } from './core/limits.js';
 export type { Caller, MemoryRecord, App, ApiKeyRecord } from './core/types.js';
 export { LOCAL_CALLER } from './core/types.js';
-export type { MemoryStore } from './core/store.js';
+export type { MemoryStore, AppStore, MemoryRecordStore, IdempotencyStore, KeyStore, ModelStore, StoreConnection } from './core/store.js';
 export type { Embedder, EmbedderInfo, EmbedKind } from './core/embedder.js';

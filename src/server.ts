@@ -8,5 +8,5 @@ export { createEmbedder, DEFAULT_EMBEDDING_MODEL, type CreateEmbedderOptions } f
 export { HashingEmbedder, HASH_MODEL } from './embeddings/hashing.js';
 export { createApp, type AppDeps, type CallerHandler } from './rest/app.js';
 export { createMcpServer, createMcpHttpHandler, serveStdio } from './mcp/index.js';
-export { startServer, type RunningServer, type ServeOptions } from './cli/commands/serve.js';
-export { openRuntime, type Runtime } from './cli/runtime.js';
+export { startServer, type RunningServer, type ServeOptions } from './runtime/serve.js';
+export { openRuntime, type Runtime } from './runtime/runtime.js';

@@ -1,6 +1,7 @@
 /**
  * The folders are the architecture: core depends on nothing of ours, the backends and the embedders on core only,
- * the adapters (REST, MCP) on core and never on each other, the client and the browser console on core's schemas and errors only. Read from the
+ * the adapters (REST, MCP) on core and never on each other, the client and the browser console on core's schemas and errors only;
+ * the wiring (runtime) puts them together, and the CLI is argument parsing and output over the wiring. Read from the
  * import statements of every source file (type-only imports included: they are dependencies of the design too).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ const files = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))
   .map((file) => join('src', file));
 
-/** The top folder under src/ of a source path: core, storage, embeddings, rest, mcp, client, cli, console. */
+/** The top folder under src/ of a source path: core, storage, embeddings, rest, mcp, client, console, runtime, cli. */
 const layer = (path: string): string => path.split(/[\\/]/)[1] ?? '';
 
 /** `from` → every layer it imports from, through relative specifiers (static, dynamic, re-exports). */
@@ -32,7 +33,8 @@ const ALLOWED: Record<string, string[]> = {
   mcp: ['core'],
   client: ['core'],
   console: ['core'],
-  cli: ['core', 'storage', 'embeddings', 'rest', 'mcp'],
+  runtime: ['core', 'storage', 'embeddings', 'rest', 'mcp'],
+  cli: ['core', 'runtime'],
 };
 
 describe('the source tree', () => {
@@ -52,6 +54,7 @@ describe('the source tree', () => {
   it('sees the imports it checks (the rule above is not vacuous)', () => {
     const all = edges();
     expect(all.some(({ file, target }) => file.startsWith('src/rest') && target.startsWith('src/core'))).toBe(true);
-    expect(all.some(({ file, target }) => file.startsWith('src/cli') && target.startsWith('src/mcp'))).toBe(true);
+    expect(all.some(({ file, target }) => file.startsWith('src/runtime') && target.startsWith('src/mcp'))).toBe(true);
+    expect(all.some(({ file, target }) => file.startsWith('src/cli') && target.startsWith('src/runtime'))).toBe(true);
   });
 });

@@ -27,7 +27,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { importJsonl } from '../src/cli/commands/import.js';
+import { importJsonlFile } from '../src/runtime/jsonl-file.js';
 import { EmbeddingState } from '../src/core/embedding-state.js';
 import { pickWordCandidates } from '../src/core/ranking/word-candidates.js';
 import { HybridRanker } from '../src/core/ranking/hybrid-ranker.js';
@@ -205,7 +205,7 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
   await importSet.activate();
   const { store: importStore } = await importSet.open();
   await importStore.useModel(info);
-  const imported = await importJsonl({ store: importStore, embed: (texts) => embedder.embed(texts, 'document') }, importFile, { batchSize: 64 });
+  const imported = await importJsonlFile({ store: importStore, embed: (texts) => embedder.embed(texts, 'document') }, importFile, { batchSize: 64 });
   const importRate = imported.imported / imported.seconds;
   const modelAfter = await modelThroughput();
   const modelRate = (modelBefore + modelAfter) / 2;

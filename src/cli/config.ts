@@ -1,46 +1,12 @@
+/** The CLI's settings: flags first, then environment variables, then the wiring's defaults. */
 import type { LogLevel } from '../core/logger.js';
-
-/** Settings shared by every command, from flags first, then environment variables, then defaults. */
-export interface RuntimeConfig {
-  dbPath: string;
-  /** A postgres:// URL selects the PostgreSQL backend; undefined means the SQLite file at dbPath. */
-  databaseUrl?: string | undefined;
-  /** Connections this node keeps to PostgreSQL. */
-  pgPoolSize?: number | undefined;
-  model: string;
-  modelDir: string | undefined;
-  /** Embedding worker threads (each a copy of the model); undefined sizes the pool from the cores. */
-  embedWorkers?: number | undefined;
-  logLevel: LogLevel;
-}
-
-export interface ServeConfig extends RuntimeConfig {
-  port: number;
-  host: string;
-  apiKey: string | undefined;
-  /** Requests per minute per key; 0 turns rate limiting off. */
-  rateLimit: number;
-}
-
-export const DEFAULTS = {
-  dbPath: './data/memory.db',
-  port: 8787,
-  host: '127.0.0.1',
-  model: 'use-lite',
-  rateLimit: 1200,
-  pgPoolSize: 10,
-  logLevel: 'info' as LogLevel,
-} as const;
+import { ConfigError, DEFAULTS, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
 
 type Env = Record<string, string | undefined>;
 type Flags = Record<string, string | boolean | undefined>;
 
 function text(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

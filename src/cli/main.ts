@@ -1,15 +1,19 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_COPY_BATCH, MAX_COPY_BATCH } from '../core/copy.js';
 import { MemoryError } from '../core/errors.js';
+import { DEFAULT_IMPORT_BATCH, MAX_IMPORT_BATCH } from '../core/import.js';
 import { backup } from './commands/backup.js';
-import { copyCommand, DEFAULT_COPY_BATCH, MAX_COPY_BATCH } from './commands/copy.js';
+import { copyCommand } from './commands/copy.js';
 import { exportCommand } from './commands/export.js';
-import { DEFAULT_IMPORT_BATCH, importCommand, MAX_IMPORT_BATCH } from './commands/import.js';
+import { importCommand } from './commands/import.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
-import { mcpCommand, mcpConfig, mcpDefaults, mcpHttpHandler, mcpSessionMode } from './commands/mcp.js';
+import { mcpConfig, mcpDefaults, mcpSessionMode } from './commands/mcp.js';
 import { reembedCommand } from './commands/reembed.js';
-import { startServer } from './commands/serve.js';
-import { ConfigError, runtimeConfig, serveConfig } from './config.js';
-import { consoleOutput, type Output } from './output.js';
+import { runtimeConfig, serveConfig } from './config.js';
+import { ConfigError } from '../runtime/config.js';
+import { mcpHttpHandler, runMcpStdio } from '../runtime/mcp.js';
+import { consoleOutput, type Output } from '../runtime/output.js';
+import { startServer } from '../runtime/serve.js';
 
 const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over SQLite or PostgreSQL)
 
@@ -109,7 +113,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       }
       case 'mcp':
         // Stdout is the protocol channel: this command never prints.
-        return await mcpCommand(mcpConfig(values, env));
+        return await runMcpStdio(mcpConfig(values, env));
       case 'keys': {
         const config = runtimeConfig(values, env);
         if (sub === 'create') return await keysCreate(config, { ...(values.app ? { app: values.app } : {}), ...(values.name ? { label: values.name } : {}) }, out);

@@ -1,10 +1,10 @@
 import { MemoryError } from './errors.js';
 import { API_KEY_PATTERN, hashApiKey, sameDigest } from './keys.js';
-import type { MemoryStore } from './store.js';
+import type { KeyStore } from './store.js';
 import type { Caller } from './types.js';
 
 export interface AuthenticatorOptions {
-  store: MemoryStore;
+  store: KeyStore;
   /** Extra unbound keys from configuration (MEMORY_API_KEY), for containers and tests. */
   extraKeys?: readonly string[];
 }
@@ -18,7 +18,7 @@ export const CONFIGURED_KEY_ID = 'key_configured';
  * comparison is constant-time.
  */
 export class Authenticator {
-  readonly #store: MemoryStore;
+  readonly #store: KeyStore;
   readonly #extraHashes: string[];
 
   constructor(options: AuthenticatorOptions) {

@@ -1,13 +1,13 @@
 import { generateApiKey } from './keys.js';
 import { MemoryError } from './errors.js';
-import type { MemoryStore } from './store.js';
+import type { AppStore, KeyStore } from './store.js';
 import type { ApiKeyRecord } from './types.js';
 import { appIdSchema } from './schemas.js';
-import { isUuid } from './ids.js';
+import { findOrCreateApp } from './apps.js';
 
 /** Issuing and revoking keys: the CLI's `keys` commands and the first-run key use this. */
 export async function createApiKey(
-  store: MemoryStore,
+  store: AppStore & KeyStore,
   options: { app?: string | undefined; label?: string | undefined } = {},
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   let appId: string | null = null;
@@ -15,9 +15,7 @@ export async function createApiKey(
     if (!appIdSchema.safeParse(options.app).success) {
       throw new MemoryError('validation_error', `"${options.app}" is not an app slug or UUID.`);
     }
-    const app = isUuid(options.app) ? await store.findApp(options.app) : await store.ensureApp(options.app);
-    if (!app) throw new MemoryError('validation_error', `No app has the UUID "${options.app}".`);
-    appId = app.id;
+    appId = (await findOrCreateApp(store, options.app)).id;
   }
   const fresh = generateApiKey();
   const record = await store.createKey({

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { findOrCreateApp } from './apps.js';
 import { searchCandidates } from './candidates.js';
 import { canonicalJson } from './canonical-json.js';
 import type { EmbeddingState } from './embedding-state.js';
 import { MemoryError } from './errors.js';
 import { Chore, pruneInBatches } from './housekeeping.js';
-import { isUuid, newMemoryId, newUuid, parseMemoryRef, type MemoryRef } from './ids.js';
+import { newMemoryId, newUuid, parseMemoryRef, type MemoryRef } from './ids.js';
 import { DEFAULT_APP_SLUG, LIMITS } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Ranker } from './ranking/types.js';
@@ -168,20 +169,7 @@ export class MemoryService {
   #appForStore(caller: Caller, appRef: string | undefined): Promise<App> {
     const ref = appRef ?? caller.boundApp?.slug ?? DEFAULT_APP_SLUG;
     this.#assertAllowed(caller, ref);
-    return this.#findOrCreateApp(ref);
-  }
-
-  async #findOrCreateApp(ref: string): Promise<App> {
-    if (isUuid(ref)) {
-      const app = await this.storage.findApp(ref);
-      if (!app) {
-        throw new MemoryError('validation_error', `No app has the UUID "${ref}".`, {
-          details: [{ path: 'appId', message: 'No app has this UUID; name a new app by slug to create it.' }],
-        });
-      }
-      return app;
-    }
-    return this.storage.ensureApp(ref);
+    return findOrCreateApp(this.storage, ref);
   }
 
   // ---- Operations ---------------------------------------------------------------------------------------------

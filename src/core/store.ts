@@ -190,15 +190,22 @@ export interface StoreCapabilities {
   backend: string;
 }
 
-export interface MemoryStore {
-  readonly capabilities: StoreCapabilities;
-
-  // Apps
+/** Apps: named by slug, created on first use (findOrCreateApp in core/apps.ts), listed and imported by copy. */
+export interface AppStore {
   findApp(ref: string): Promise<App | undefined>;
   /** Returns the app with that slug, creating it when missing (race-free). */
   ensureApp(slug: string): Promise<App>;
+  /** Every app, oldest first (`agent-memory copy`). */
+  listApps(): Promise<App[]>;
+  /**
+   * Adds an app with its own UUID, slug and creation time, unless its slug is taken; returns the app stored under
+   * that slug (an existing one keeps its own UUID). Refuses (validation_error) an app whose UUID another slug holds.
+   */
+  importApp(app: App): Promise<App>;
+}
 
-  // Memories
+/** Memories: their rows, vectors and words, written, read, searched, moved in bulk and purged when expired. */
+export interface MemoryRecordStore {
   /**
    * Stores one memory, unless a live memory of the same user and app holds the same normalised text (then that one
    * is answered: 'duplicate'); the check and the insert are one transaction, so racing duplicates store one copy.
@@ -236,18 +243,10 @@ export interface MemoryStore {
   /** The k nearest memories of the scope by cosine, with `alsoIds`: each with its cosine and its neighbours. */
   recallCandidates(query: CandidateQuery): Promise<Candidate[]>;
   countMemories(): Promise<number>;
-
-  // Moving a whole database (`agent-memory copy`): everything as it is, vectors included, nothing re-embedded.
-  /** Every app, oldest first. */
-  listApps(): Promise<App[]>;
   /**
-   * Adds an app with its own UUID, slug and creation time, unless its slug is taken; returns the app stored under
-   * that slug (an existing one keeps its own UUID). Refuses (validation_error) an app whose UUID another slug holds.
-   */
-  importApp(app: App): Promise<App>;
-  /**
-   * A page of memories with their vectors, in id order (byte-wise, the same on every backend), starting after the
-   * id `after` (null: from the first); `next` is the id to pass for the following page, null after the last one.
+   * Moving a whole database (`agent-memory copy`), everything as it is, vectors included: a page of memories with
+   * their vectors, in id order (byte-wise, the same on every backend), starting after the id `after` (null: from
+   * the first); `next` is the id to pass for the following page, null after the last one.
    */
   exportMemories(after: string | null, limit: number): Promise<MemoryPage>;
   /**
@@ -257,24 +256,30 @@ export interface MemoryStore {
    * and whose error ends the scan. Returns how many memories were visited.
    */
   scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number>;
+}
 
-  // Idempotency
+/** Idempotency claims of stores: found on a retry, pruned by housekeeping (made in `insertMemory`). */
+export interface IdempotencyStore {
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined>;
   /**
    * Deletes at most `limit` claims made before `before` (expired ones, which a new claim would replace anyway);
    * returns how many went. Bounded, so that housekeeping never holds the database for long.
    */
   pruneIdempotency(before: string, limit: number): Promise<number>;
+}
 
-  // API keys
+/** API keys, kept as hashes. */
+export interface KeyStore {
   createKey(key: Omit<ApiKeyRecord, 'app'> & { appId: string | null }): Promise<ApiKeyRecord>;
   findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   listKeys(): Promise<ApiKeyRecord[]>;
   /** Returns false when no key has that id. */
   revokeKey(id: string, at: string): Promise<boolean>;
   countKeys(): Promise<number>;
+}
 
-  // The embedding model the vectors were made with.
+/** The embedding model the vectors were made with, and the swap to another one. */
+export interface ModelStore {
   getModel(): Promise<ModelRecord | undefined>;
   /**
    * Declares the model whose vectors will be written: creates the vector index on a new database, and refuses
@@ -288,8 +293,18 @@ export interface MemoryStore {
    * refuses the previous model. Returns how many memories got a vector.
    */
   replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }>;
+}
 
+/** The connection itself: what the backend is, whether it answers, and closing it. */
+export interface StoreConnection {
+  readonly capabilities: StoreCapabilities;
   /** True when the database answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * A storage backend: every concern above, implemented by one class per backend (SqliteStore, PgStore). Code that
+ * needs one concern takes that part (a KeyStore, an AppStore), so what it touches is visible in its signature.
+ */
+export type MemoryStore = AppStore & MemoryRecordStore & IdempotencyStore & KeyStore & ModelStore & StoreConnection;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, runtimeConfig } from '../../src/cli/config.js';
+import { runtimeConfig } from '../../src/cli/config.js';
+import { ConfigError } from '../../src/runtime/config.js';
 import { defaultWorkerCount, MAX_DEFAULT_WORKERS } from '../../src/embeddings/embed-pool.js';
 
 describe('embedding workers setting', () => {

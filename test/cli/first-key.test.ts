@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/cli/commands/serve.js';
-import type { ServeConfig } from '../../src/cli/config.js';
+import { startServer } from '../../src/runtime/serve.js';
+import type { ServeConfig } from '../../src/runtime/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { TEST_MODEL } from '../helpers/server.js';
 

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyStore } from '../../src/cli/commands/copy.js';
+import { copyStore } from '../../src/core/copy.js';
 import { exportJsonl } from '../../src/cli/commands/export.js';
-import { importJsonl, type ImportTarget } from '../../src/cli/commands/import.js';
+import type { ImportTarget } from '../../src/core/import.js';
+import { importJsonlFile } from '../../src/runtime/jsonl-file.js';
 import { main } from '../../src/cli/main.js';
 import { createProgress } from '../../src/cli/progress.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
@@ -124,7 +125,7 @@ describe.each<BackendKind>(['sqlite', 'postgres'])('import and export on %s', (k
     const into = await freshStore(kind);
     const file = writeLines('in.jsonl', ROUND_TRIP_INPUT);
     const calls: number[] = [];
-    const result = await importJsonl(
+    const result = await importJsonlFile(
       { store: into, embed: (texts) => (calls.push(texts.length), Promise.resolve(texts.map(fakeVector))) },
       file,
       { batchSize: 3 },
@@ -152,7 +153,7 @@ describe.each<BackendKind>(['sqlite', 'postgres'])('import and export on %s', (k
     // The export imports into a fresh database as the same lines.
     await into.close();
     const copy = await freshStore(kind);
-    const again = await importJsonl(fakeTarget(copy), writeLines('out.jsonl', exported));
+    const again = await importJsonlFile(fakeTarget(copy), writeLines('out.jsonl', exported));
     expect(again.imported).toBe(4);
     expect(await exportAll(copy)).toEqual(exported);
   });
@@ -172,11 +173,11 @@ describe('export across backends', () => {
       ...(i % 4 === 0 ? { appId: 'other' } : {}),
     }));
     const file = writeLines('many.jsonl', [...ROUND_TRIP_INPUT, ...many]);
-    await importJsonl(fakeTarget(sqlite), file);
+    await importJsonlFile(fakeTarget(sqlite), file);
     const fromSqlite = await exportAll(sqlite);
     expect(fromSqlite).toHaveLength(34);
     // SQLite's export imported into PostgreSQL exports as the very same lines.
-    await importJsonl(fakeTarget(postgres), writeLines('from-sqlite.jsonl', fromSqlite));
+    await importJsonlFile(fakeTarget(postgres), writeLines('from-sqlite.jsonl', fromSqlite));
     expect(await exportAll(postgres)).toEqual(fromSqlite);
     await postgres.close();
     const created = fromSqlite.map((l) => (JSON.parse(l) as { createdAt: string }).createdAt);
@@ -184,7 +185,7 @@ describe('export across backends', () => {
     // Memories of one instant (an import without createdAt) are ordered by id: an import assigns new ids, so only
     // the same memories, ids included (as `copy` moves them), are scanned in the very same order on both backends.
     const instant = Array.from({ length: 12 }, (_, i) => ({ userId: `u${i % 2}`, text: `same time ${i}`, createdAt: '2024-01-01T00:00:00.000Z' }));
-    await importJsonl(fakeTarget(sqlite), writeLines('instant.jsonl', instant));
+    await importJsonlFile(fakeTarget(sqlite), writeLines('instant.jsonl', instant));
     const copied = await freshStore('postgres');
     await copyStore(sqlite, copied);
     const order = async (from: MemoryStore): Promise<string[]> => {
@@ -207,7 +208,7 @@ describe('import and export', () => {
     // Two identical lines: both are memories, on the first run and on the resume.
     lines.push({ userId: 'u0', text: 'fact number 0' });
     const file = writeLines('in.jsonl', lines);
-    await expect(importJsonl(target({ failOnCall: 3 }), file, { batchSize: 3 })).rejects.toThrow(/model crashed/);
+    await expect(importJsonlFile(target({ failOnCall: 3 }), file, { batchSize: 3 })).rejects.toThrow(/model crashed/);
     const afterCrash = count();
     // Whole batches only: the third batch and later are not in, nothing is half-written.
     expect(afterCrash % 3).toBe(0);
@@ -217,14 +218,14 @@ describe('import and export', () => {
     expect(vectors).toBe(afterCrash);
 
     embedCalls = [];
-    const resumed = await importJsonl(target(), file, { batchSize: 3 });
+    const resumed = await importJsonlFile(target(), file, { batchSize: 3 });
     expect(resumed).toMatchObject({ lines: 11, imported: 11 - afterCrash, present: afterCrash, invalid: 0 });
     expect(embedCalls.flat()).toHaveLength(11 - afterCrash);
     expect(count()).toBe(11);
 
     // A third run stores and embeds nothing.
     embedCalls = [];
-    expect(await importJsonl(target(), file)).toMatchObject({ imported: 0, present: 11 });
+    expect(await importJsonlFile(target(), file)).toMatchObject({ imported: 0, present: 11 });
     expect(embedCalls).toEqual([]);
     const texts = (store.database.prepare("SELECT text FROM memories WHERE text = 'fact number 0'").all() as unknown[]).length;
     expect(texts).toBe(2);
@@ -236,8 +237,8 @@ describe('import and export', () => {
       { userId: 'u', text: 'first version', id: 'x-1' },
       { userId: 'u', text: 'another', id: 'x-2', metadata: { externalId: 'x-2' } },
     ]);
-    expect(await importJsonl(target(), file)).toMatchObject({ imported: 2, present: 1 });
-    expect(await importJsonl(target(), file)).toMatchObject({ imported: 0, present: 3 });
+    expect(await importJsonlFile(target(), file)).toMatchObject({ imported: 2, present: 1 });
+    expect(await importJsonlFile(target(), file)).toMatchObject({ imported: 0, present: 3 });
   });
 
   it('reports bad lines with their numbers and imports the rest; --strict refuses the file', async () => {
@@ -254,7 +255,7 @@ describe('import and export', () => {
       { userId: 'u', text: 'good two' },
     ]);
     const strictBad: Array<[number, string]> = [];
-    const refused = await importJsonl(target(), file, { strict: true, onInvalid: (n, m) => strictBad.push([n, m]) });
+    const refused = await importJsonlFile(target(), file, { strict: true, onInvalid: (n, m) => strictBad.push([n, m]) });
     expect(refused).toMatchObject({ refused: true, imported: 0 });
     expect(count()).toBe(0);
     expect(embedCalls).toEqual([]);
@@ -262,7 +263,7 @@ describe('import and export', () => {
     expect(strictBad.map(([n]) => n)).toEqual([2, 3, 5, 6, 8, 9]);
 
     const bad: Array<[number, string]> = [];
-    const result = await importJsonl(target(), file, { onInvalid: (n, m) => bad.push([n, m]) });
+    const result = await importJsonlFile(target(), file, { onInvalid: (n, m) => bad.push([n, m]) });
     expect(result).toMatchObject({ lines: 9, imported: 2, invalid: 7, refused: false });
     expect(bad.map(([n]) => n)).toEqual([2, 3, 5, 6, 7, 8, 9]);
     const byLine = new Map(bad);
@@ -270,7 +271,7 @@ describe('import and export', () => {
     expect(byLine.get(3)).toMatch(/text/);
     expect(byLine.get(5)).toMatch(/colour/);
     expect(byLine.get(6)).toMatch(/future/);
-    expect(byLine.get(7)).toMatch(/no app has the UUID/);
+    expect(byLine.get(7)).toMatch(/appId: No app has this UUID/);
     expect(byLine.get(8)).toMatch(/JSON object/);
     expect(byLine.get(9)).toMatch(/externalId/);
     expect((await exportAll()).map((l) => (JSON.parse(l) as { text: string }).text)).toEqual(['good one', 'good two']);
@@ -293,13 +294,13 @@ describe('round trips and collisions', () => {
     await store.insertMemories([shared('Dana opened ticket 7.', 1), shared('Dana closed ticket 7.', 2), shared('Dana reopened ticket 7.', 3)]);
     const exported = await exportAll();
     const copy = await freshStore('sqlite');
-    const result = await importJsonl(fakeTarget(copy), writeLines('shared.jsonl', exported));
+    const result = await importJsonlFile(fakeTarget(copy), writeLines('shared.jsonl', exported));
     expect(result).toMatchObject({ imported: 3, present: 0, collisions: 0 });
     expect(await exportAll(copy)).toEqual(exported);
   });
 
   it('reports an id stored (or used earlier in the file) with another text as a collision, with its line number', async () => {
-    expect(await importJsonl(target(), writeLines('first.jsonl', [{ userId: 'u', text: 'Version one.', id: 'doc-1' }]))).toMatchObject({ imported: 1 });
+    expect(await importJsonlFile(target(), writeLines('first.jsonl', [{ userId: 'u', text: 'Version one.', id: 'doc-1' }]))).toMatchObject({ imported: 1 });
     const bad: Array<[number, string]> = [];
     const file = writeLines('second.jsonl', [
       { userId: 'u', text: 'Version one.', id: 'doc-1' },
@@ -307,7 +308,7 @@ describe('round trips and collisions', () => {
       { userId: 'u', text: 'Fresh.', id: 'doc-2' },
       { userId: 'u', text: 'Fresh, but changed.', id: 'doc-2' },
     ]);
-    const result = await importJsonl(target(), file, { onInvalid: (n, m) => bad.push([n, m]) });
+    const result = await importJsonlFile(target(), file, { onInvalid: (n, m) => bad.push([n, m]) });
     expect(result).toMatchObject({ imported: 1, present: 1, collisions: 2, invalid: 0 });
     expect(bad).toEqual([
       [2, 'id "doc-1" is already stored with another text or metadata; this line is not imported.'],
@@ -327,7 +328,7 @@ describe('reading the input', () => {
       Buffer.from('"}\n{"userId":"u","text":"Last."}'),
     ]);
     const bad: Array<[number, string]> = [];
-    const result = await importJsonl(target(), '-', { stdin: Readable.from([input.subarray(0, 7), input.subarray(7)]), onInvalid: (n, m) => bad.push([n, m]) });
+    const result = await importJsonlFile(target(), '-', { stdin: Readable.from([input.subarray(0, 7), input.subarray(7)]), onInvalid: (n, m) => bad.push([n, m]) });
     expect(result).toMatchObject({ lines: 4, imported: 2, invalid: 2 });
     expect(bad).toEqual([
       [2, 'the line is longer than 1048576 bytes.'],
@@ -341,7 +342,7 @@ describe('reading the input', () => {
     const file = writeLines('progress.jsonl', lines);
     const total = statSync(file).size;
     const seen: Array<{ bytes: number; stored: number }> = [];
-    await importJsonl(target(), file, { batchSize: 64, onProgress: (p) => seen.push({ bytes: p.bytes, stored: p.imported + p.present }) });
+    await importJsonlFile(target(), file, { batchSize: 64, onProgress: (p) => seen.push({ bytes: p.bytes, stored: p.imported + p.present }) });
     // The file fits in one read chunk: counting bytes read said 100% after the first batch of 64.
     for (const { bytes, stored } of seen) {
       expect(bytes / total).toBeCloseTo(stored / 600, 1);
@@ -394,7 +395,7 @@ describe('agent-memory export on PostgreSQL (CLI)', () => {
     const shared = await openPgStore(own().url);
     opened.push(shared);
     await shared.useModel({ model: 'fake', dimension: DIM });
-    await importJsonl(fakeTarget(shared), writeLines('in.jsonl', ROUND_TRIP_INPUT));
+    await importJsonlFile(fakeTarget(shared), writeLines('in.jsonl', ROUND_TRIP_INPUT));
     const notices: string[] = [];
     const out = { print: (l: string) => notices.push(l), notice: (l: string) => notices.push(l) };
     const read = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRuntime, type Runtime } from '../../src/cli/runtime.js';
+import { openRuntime, type Runtime } from '../../src/runtime/runtime.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
 
 // The README's REST walk-through, run through the real service and the real default model: the scores it prints

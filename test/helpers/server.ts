@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer, type ServeOptions } from '../../src/cli/commands/serve.js';
-import type { ServeConfig } from '../../src/cli/config.js';
+import { startServer, type RunningServer, type ServeOptions } from '../../src/runtime/serve.js';
+import type { ServeConfig } from '../../src/runtime/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { startTestDatabase } from './postgres.js';
 import type { SqliteDatabase as Database } from '../../src/storage/sqlite/connection.js';

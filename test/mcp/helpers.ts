@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
-import { openRuntime, type Runtime } from '../../src/cli/runtime.js';
+import { openRuntime, type Runtime } from '../../src/runtime/runtime.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { Caller } from '../../src/core/types.js';
 import { ERROR_META_KEY } from '../../src/mcp/errors.js';

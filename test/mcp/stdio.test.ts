@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStoreOnly } from '../../src/cli/runtime.js';
+import { openStoreOnly } from '../../src/runtime/runtime.js';
 import type { ListResult, RecallResult, StoreResult } from '../../src/core/schemas.js';
 import { call, ok, tempDir } from './helpers.js';
 import { TOOL_NAMES } from './tool-names.js';

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ZodType } from 'zod';
-import type { Runtime } from '../../src/cli/runtime.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
 import { createApiKey } from '../../src/core/key-admin.js';
 import { LIMITS } from '../../src/core/limits.js';
 import type { Logger } from '../../src/core/logger.js';

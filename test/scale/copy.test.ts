@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyStore } from '../../src/cli/commands/copy.js';
+import { copyStore } from '../../src/core/copy.js';
 import { main } from '../../src/cli/main.js';
 import { Authenticator } from '../../src/core/auth.js';
 import { MemoryError } from '../../src/core/errors.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpSessionMode } from '../../src/cli/commands/mcp.js';
-import { ConfigError } from '../../src/cli/config.js';
+import { ConfigError } from '../../src/runtime/config.js';
 import { createApiKey } from '../../src/core/key-admin.js';
 import type { ListResult, StoreResult } from '../../src/core/schemas.js';
 import { call, connectHttp, errorOf, ok, startMcpTestServer, TEST_KEY, type McpTestServer } from '../mcp/helpers.js';

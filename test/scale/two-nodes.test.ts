@@ -21,9 +21,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpHttpHandler } from '../../src/cli/commands/mcp.js';
-import { startServer, type RunningServer } from '../../src/cli/commands/serve.js';
-import type { ServeConfig } from '../../src/cli/config.js';
+import { mcpHttpHandler } from '../../src/runtime/mcp.js';
+import { startServer, type RunningServer } from '../../src/runtime/serve.js';
+import type { ServeConfig } from '../../src/runtime/config.js';
 import { createApiKey } from '../../src/core/key-admin.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { ListResult, RecallResult, StoreResult } from '../../src/core/schemas.js';

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importJsonl } from '../../src/cli/commands/import.js';
+import { importJsonlFile } from '../../src/runtime/jsonl-file.js';
 import { createEmbedder } from '../../src/embeddings/index.js';
 import type { EmbedderInfo } from '../../src/core/embedder.js';
 import type { BenchBackend } from './backends.js';
@@ -93,7 +93,7 @@ export async function measureScaling(input: ScalingInput): Promise<ScalingPoint[
       const { store } = await set.open();
       try {
         await store.useModel(info);
-        const result = await importJsonl({ store, embed: (batch) => pool.embed(batch, 'document') }, file, { batchSize: 64 });
+        const result = await importJsonlFile({ store, embed: (batch) => pool.embed(batch, 'document') }, file, { batchSize: 64 });
         imported = result.imported / result.seconds;
       } finally {
         await store.close();

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import type { RuntimeConfig } from '../config.js';
-import type { Output } from '../output.js';
-import { SqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import { requireSqlite } from '../backend.js';
+import type { RuntimeConfig } from '../../runtime/config.js';
+import type { Output } from '../../runtime/output.js';
+import { openSqlite } from '../../runtime/backend.js';
+import { requireSqlite } from '../storage-checks.js';
 
 /**
  * A consistent online copy through SQLite's backup API: it copies pages while the server keeps serving and
@@ -14,7 +14,7 @@ export async function backup(config: RuntimeConfig, target: string, out: Output)
     return 1;
   }
   requireSqlite(config, 'backup', '`pg_dump`');
-  const store = SqliteStore.open({ path: config.dbPath });
+  const store = openSqlite(config.dbPath);
   try {
     const started = Date.now();
     const { totalPages } = await store.backup(target);

@@ -4,11 +4,11 @@ import { dirname, basename, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { MemoryStore } from '../../core/store.js';
 import type { MemoryRecord } from '../../core/types.js';
-import { sqliteFileMissing } from '../backend.js';
-import type { RuntimeConfig } from '../config.js';
-import type { Output } from '../output.js';
+import { sqliteFileMissing } from '../storage-checks.js';
+import type { RuntimeConfig } from '../../runtime/config.js';
+import type { Output } from '../../runtime/output.js';
 import { createProgress, formatCount } from '../progress.js';
-import { openStoreOnly } from '../runtime.js';
+import { openStoreOnly } from '../../runtime/runtime.js';
 
 /**
  * `agent-memory export FILE.jsonl` (or `-` for stdout): every memory, oldest first, one JSON object per line in

@@ -1,7 +1,8 @@
 import { createApiKey } from '../../core/key-admin.js';
-import type { RuntimeConfig } from '../config.js';
-import { printable, table, type Output } from '../output.js';
-import { openStoreOnly } from '../runtime.js';
+import type { RuntimeConfig } from '../../runtime/config.js';
+import type { Output } from '../../runtime/output.js';
+import { printable, table } from '../output.js';
+import { openStoreOnly } from '../../runtime/runtime.js';
 
 export async function keysCreate(config: RuntimeConfig, options: { app?: string; label?: string }, out: Output): Promise<number> {
   const store = await openStoreOnly(config);

@@ -1,10 +1,9 @@
 import { reembed } from '../../core/reembed.js';
-import { createEmbedder } from '../../embeddings/index.js';
-import { sqliteFileMissing } from '../backend.js';
-import type { RuntimeConfig } from '../config.js';
-import type { Output } from '../output.js';
+import { sqliteFileMissing } from '../storage-checks.js';
+import type { RuntimeConfig } from '../../runtime/config.js';
+import type { Output } from '../../runtime/output.js';
 import { createProgress, formatCount } from '../progress.js';
-import { openStoreOnly } from '../runtime.js';
+import { openEmbedder, openStoreOnly } from '../../runtime/runtime.js';
 
 /**
  * `agent-memory reembed --model NAME`: rebuilds every vector with the configured model, on SQLite or PostgreSQL
@@ -28,7 +27,7 @@ export async function reembedCommand(config: RuntimeConfig, out: Output, options
     );
     return 1;
   }
-  const embedder = createEmbedder({ model: config.model, modelDir: config.modelDir, workers: config.embedWorkers });
+  const embedder = openEmbedder(config);
   const progress = createProgress({ label: 'reembed' });
   try {
     const started = performance.now();

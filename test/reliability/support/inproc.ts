@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../../../src/cli/commands/serve.js';
-import type { ServeConfig } from '../../../src/cli/config.js';
+import { startServer, type RunningServer } from '../../../src/runtime/serve.js';
+import type { ServeConfig } from '../../../src/runtime/config.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { TEST_MODEL } from '../../helpers/server.js';
 

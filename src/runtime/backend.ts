@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { TokenBucketRateLimiter, type RateLimiter } from '../core/rate-limit.js';
 import type { Logger } from '../core/logger.js';
 import type { MemoryStore } from '../core/store.js';
@@ -39,13 +38,7 @@ export async function openBackend(config: StorageConfig, logger?: Logger): Promi
       rateLimiter: (perMinute) => new PgRateLimiter(store.pool, { perMinute, ...(logger ? { logger } : {}) }),
     };
   }
-  const store = SqliteStore.open({ path: config.dbPath });
-  store.onDamage((error) =>
-    logger?.error('the database file is damaged: every request answers 503 until it is restored from a backup', {
-      db: config.dbPath,
-      error: error.message,
-    }),
-  );
+  const store = openSqlite(config.dbPath, logger);
   return {
     store,
     sqlite: store,
@@ -54,17 +47,14 @@ export async function openBackend(config: StorageConfig, logger?: Logger): Promi
   };
 }
 
-/**
- * For commands that work on what is there (export, reembed): a SQLite file that does not exist is a mistake to
- * report, not a new empty database to create.
- */
-export function sqliteFileMissing(config: StorageConfig): boolean {
-  return config.databaseUrl === undefined && !existsSync(config.dbPath);
-}
-
-/** For the SQLite-only maintenance command (backup): a clear refusal on Postgres. */
-export function requireSqlite(config: Pick<StorageConfig, 'databaseUrl'>, command: string, instead: string): void {
-  if (config.databaseUrl !== undefined) {
-    throw new ConfigError(`\`agent-memory ${command}\` works on the SQLite file; for PostgreSQL use ${instead}.`);
-  }
+/** The SQLite file (created and migrated if new), with damage reported to the log: every SQLite backend opens here. */
+export function openSqlite(dbPath: string, logger?: Logger): SqliteStore {
+  const store = SqliteStore.open({ path: dbPath });
+  store.onDamage((error) =>
+    logger?.error('the database file is damaged: every request answers 503 until it is restored from a backup', {
+      db: dbPath,
+      error: error.message,
+    }),
+  );
+  return store;
 }

@@ -1,16 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Authenticator } from '../../core/auth.js';
-import { createApiKey } from '../../core/key-admin.js';
-import { createLogger, errorFields, type Logger } from '../../core/logger.js';
-import type { MemoryService } from '../../core/service.js';
-import { createApp, type CallerHandler } from '../../rest/app.js';
-import { DEFAULT_CONSOLE_DIR } from '../../rest/console.js';
-import { answerClientErrors } from '../../rest/client-error.js';
-import { gracefulConnections } from '../../rest/graceful.js';
-import type { ServeConfig } from '../config.js';
-import { consoleOutput, type Output } from '../output.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import { Authenticator } from '../core/auth.js';
+import { createApiKey } from '../core/key-admin.js';
+import { createLogger, errorFields, type Logger } from '../core/logger.js';
+import type { MemoryService } from '../core/service.js';
+import { createApp, type CallerHandler } from '../rest/app.js';
+import { DEFAULT_CONSOLE_DIR } from '../rest/console.js';
+import { answerClientErrors } from '../rest/client-error.js';
+import { gracefulConnections } from '../rest/graceful.js';
+import type { ServeConfig } from './config.js';
+import { consoleOutput, type Output } from './output.js';
+import { openRuntime, type Runtime } from './runtime.js';
 
 export interface RunningServer {
   url: string;
@@ -31,7 +31,7 @@ export interface ServeOptions {
   mcpHandler?: (service: MemoryService) => CallerHandler & { close?: (graceMs?: number) => Promise<void> };
 }
 
-/** Starts the HTTP server on the embedded defaults; the CLI's `serve` and the tests both use this. */
+/** Starts the HTTP server (REST, the console, and /mcp when given): the CLI's `serve`, the server entry and the tests use it. */
 export async function startServer(config: ServeConfig, options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const output = options.output ?? consoleOutput;

@@ -1,0 +1,77 @@
+import { EmbeddingState } from '../core/embedding-state.js';
+import type { Logger } from '../core/logger.js';
+import type { RateLimiter } from '../core/rate-limit.js';
+import { resolveCalibration } from '../core/ranking/calibration.js';
+import { HybridRanker, paramsFor } from '../core/ranking/hybrid-ranker.js';
+import { MemoryService } from '../core/service.js';
+import type { MemoryStore } from '../core/store.js';
+import { createEmbedder } from '../embeddings/index.js';
+import type { Embedder, EmbedderInfo } from '../core/embedder.js';
+import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { openBackend, type StorageConfig } from './backend.js';
+import type { RuntimeConfig } from './config.js';
+
+/** Everything a command needs to serve memories: the store, the model, and the service over both. */
+export interface Runtime {
+  service: MemoryService;
+  store: MemoryStore;
+  /** The SQLite store, when that is the backend. */
+  sqlite: SqliteStore | undefined;
+  /** Where the data lives, safe to print (passwords masked). */
+  location: string;
+  rateLimiter(perMinute: number): RateLimiter;
+  /** Resolves once the model is loaded and the database accepted it; rejects on a model mismatch or load failure. */
+  modelReady: Promise<EmbedderInfo>;
+  close(): Promise<void>;
+}
+
+export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers'>;
+
+/**
+ * Opens the database and starts loading the model in the background. The service answers list and delete at
+ * once; store and recall wait for the model (bounded) and answer 503 if it cannot load.
+ */
+export async function openRuntime(config: RuntimeOptions, logger?: Logger): Promise<Runtime> {
+  const backend = await openBackend(config, logger);
+  const { store } = backend;
+  const embedder = openEmbedder(config);
+  const modelReady = embedder.ready().then(async (info) => {
+    await store.useModel(info);
+    return info;
+  });
+  const embeddings = new EmbeddingState(embedder, modelReady);
+  // Scores are calibrated per model: a model without a calibration still ranks, but 0.7 means less; say so.
+  const calibration = resolveCalibration(embedder.model, config.modelDir);
+  if (calibration.fallback) {
+    logger?.warn('no score calibration for this embedding model: using use-lite\'s, so minScore 0.7 is not calibrated; fit one with npm run calibrate', {
+      model: embedder.model,
+    });
+  }
+  const ranker = new HybridRanker(paramsFor(calibration.calibration));
+  const service = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
+  let closed = false;
+  return {
+    service,
+    store,
+    sqlite: backend.sqlite,
+    location: backend.location,
+    rateLimiter: backend.rateLimiter,
+    modelReady,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await embedder.close().catch(() => undefined);
+      await store.close();
+    },
+  };
+}
+
+/** The configured model (its workers start loading it now), for a runtime or a command that embeds (reembed). */
+export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers'>): Embedder {
+  return createEmbedder({ model: config.model, modelDir: config.modelDir, workers: config.embedWorkers });
+}
+
+/** Opens only the database, for commands that need no model (keys). */
+export async function openStoreOnly(config: StorageConfig): Promise<MemoryStore> {
+  return (await openBackend(config)).store;
+}
