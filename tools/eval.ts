@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openRuntime } from '../src/cli/runtime.js';
+import { openRuntime } from '../src/runtime/runtime.js';
 import { loadEvalData } from './eval/dataset.js';
 import { evaluate, reportMarkdown, suiteMarkdown, type SuiteFigures } from './eval/evaluate.js';
 import { defaultSuite, evalSetOf } from './eval/suite.js';
