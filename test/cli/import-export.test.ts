@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyStore } from '../../src/core/copy.js';
-import { exportJsonl } from '../../src/cli/commands/export.js';
+import { streamSink } from '../../src/cli/commands/export.js';
+import { exportJsonl } from '../../src/core/export.js';
 import type { ImportTarget } from '../../src/core/import.js';
 import { importJsonlFile } from '../../src/runtime/jsonl-file.js';
 import { main } from '../../src/cli/main.js';
@@ -48,7 +49,7 @@ async function exportAll(from: MemoryStore = store, userId?: string): Promise<st
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
-  await exportJsonl(from, out, { userId });
+  await exportJsonl(from, streamSink(out), { userId });
   out.end();
   return Buffer.concat(chunks).toString('utf8').split('\n').filter((l) => l.length > 0);
 }
