@@ -42,12 +42,20 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
+/** What recall returned for one set: each answerable question's top 5, and the top raw of each question nothing answers. */
+interface SetOutcome {
+  answerable: { raw: number; gold: boolean }[][];
+  unanswerable: number[];
+  offTopic: number[];
+  exhaustive: boolean;
+}
+
 /**
  * A set's balance at the defaults (limit 5) if the 0.7 knot sits at raw `t`: the mean of its hit rate and of the
  * rejection rates it can measure.
  */
 function setBalance(
-  set: { answerable: { raw: number; gold: boolean }[][]; unanswerable: number[]; offTopic: number[]; exhaustive: boolean },
+  set: SetOutcome,
   t: number,
 ): number {
   const hits: number[] = [];
@@ -103,9 +111,9 @@ export async function fitCalibration(input: FitInput): Promise<ModelCalibration>
   // Raw evidence of what recall returns, with an identity map so that the score is the raw value itself.
   const ranker = new HybridRanker(paramsFor({ model: info.model, cosineFloor, cosineCeiling, knots: [[0, 0], [10, 10]] }));
   /** Per set: each answerable question's top 5 (raw, gold?); the top raw of each unanswerable / off-topic question. */
-  const perSet: { answerable: { raw: number; gold: boolean }[][]; unanswerable: number[]; offTopic: number[]; exhaustive: boolean }[] = [];
+  const perSet: SetOutcome[] = [];
   for (const { store, data, exhaustive } of runs) {
-    const answerable: { raw: number; gold: boolean }[][] = [];
+    const answerable: SetOutcome['answerable'] = [];
     const unanswerable: number[] = [];
     const offTopic: number[] = [];
     const service = new MemoryService({ store, embeddings, ranker });

@@ -96,7 +96,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   lengthExponent: 0.35,
   dateBonus: 0.2,
   supersedeMargin: 0.15,
-  // Fact lists: precision at the defaults 0.44 -> 0.61 for a hit rate 0.83 -> 0.79; dialogue sets lose 0.01-0.02 of
+  // Fact lists: precision at the defaults 0.44 -> 0.60 for a hit rate 0.82 -> 0.78; dialogue sets lose 0.01-0.02 of
   // their hit rate. A memory far below the best match is rarely what the asker meant (the order never changes).
   bestGap: 0.5,
   calibration: DEFAULT_CALIBRATION.knots,
