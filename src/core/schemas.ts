@@ -364,6 +364,10 @@ export const scorePartsSchema = z
     gap: z.number().describe('Taken off because the best match of the query is much stronger.'),
     missing: z.number().describe("Largest share of the query's word information held by one query word the memory lacks."),
     absent: z.number().describe("Share of the query's word information held by words that no memory contains."),
+    answer: z
+      .number()
+      .optional()
+      .describe('For a question asking for a colour, a number or a name: 1 when the memory holds one, 0 when not (discounted).'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
   })

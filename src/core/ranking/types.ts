@@ -36,6 +36,11 @@ export interface ScoreParts {
   missing: number;
   /** Share of the query's word weight held by terms that no memory contains. */
   absent: number;
+  /**
+   * For a question that asks for a kind of answer (a colour, a number, a name): 1 when the memory (or a turn beside
+   * it) holds one, 0 when not (its evidence was discounted); absent for other questions.
+   */
+  answer?: number;
   /** The evidence before calibration. */
   raw: number;
   /** Score added to rank this memory above an older one that states the same thing (absent when none). */
@@ -55,6 +60,6 @@ export interface ScoredCandidate {
  */
 export interface Ranker {
   plan(query: string, limit: number): QueryPlan;
-  /** Candidates scored and sorted best first (ties broken by newer first, then id). */
+  /** Candidates scored and sorted best first (ties: see compareScored in hybrid-ranker.ts). */
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[];
 }

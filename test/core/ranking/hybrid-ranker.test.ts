@@ -120,6 +120,16 @@ describe('HybridRanker.rank', () => {
     ).toEqual(['new2', 'new', 'old']);
   });
 
+  it('gives equal scores to the closer meaning before the newer memory', () => {
+    // Both cosines are above the model's ceiling and both memories hold every query word: equal scores.
+    expect(
+      order('pottery', [
+        candidate({ id: 'closer', text: 'Ana: pottery', cosine: 0.9, createdAt: '2024-01-01T00:00:00.000Z' }),
+        candidate({ id: 'newer', text: 'Ana: pottery', cosine: 0.8, createdAt: '2024-02-01T00:00:00.000Z' }),
+      ]),
+    ).toEqual(['closer', 'newer']);
+  });
+
   it('lifts the answer that follows a matching question', () => {
     const question = candidate({ id: 'q', text: 'Ben: Which team did you sign with?', cosine: 0.6, nextId: 'answer' });
     const answer = { id: 'answer', text: 'Ana: The Minnesota Wolves! Cannot wait to play with them.', cosine: 0.3 };

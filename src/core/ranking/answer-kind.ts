@@ -1,0 +1,99 @@
+/**
+ * The kind of answer a question asks for, when its words say so plainly: "What colour is Maria's car?" wants a
+ * colour, "How old is Kenji?" a number, "What's Lena's brother called?" a name. A memory that holds no answer of
+ * that kind cannot answer the question, however many of its words it shares ("Lena has a brother in Graz." for
+ * the name): it is the near miss that makes an unanswerable question look answered.
+ *
+ * Only kinds whose answers are recognisable in text without a language model are checked, and only frames that
+ * ask for them unambiguously. "Who", "which", "where" and "when" are not: their answers are as often common words
+ * ("her aunt", "at the gym") or the memory's own date as names and dates in the text (measured on the evaluation
+ * sets: a third of LoCoMo's right answers to "who" questions hold no name). "How many" is not either: counting
+ * questions are answered by several memories that each hold no number.
+ */
+import { words } from './terms.js';
+
+export type AnswerKind = 'colour' | 'number' | 'name';
+
+/** The kind of answer the query asks for, or undefined when its frame does not say. */
+export function answerKindOf(query: string): AnswerKind | undefined {
+  const q = query.toLowerCase().trim();
+  if (/^(what|which)\b/u.test(q) && /\bcolou?rs?\b/u.test(q)) return 'colour';
+  if (/\bhow (old|much|tall|far|heavy)\b|\bwhat age\b/u.test(q)) return 'number';
+  if (/\bnames?\b|\bcalled\b/u.test(q)) return 'name';
+  return undefined;
+}
+
+const COLOURS = new Set(
+  `red orange yellow green blue purple violet pink brown black white grey gray silver gold golden beige navy teal
+  turquoise maroon crimson cream ivory bronze copper tan khaki olive lilac lavender magenta cyan burgundy`.split(/\s+/u),
+);
+const NUMBER_WORDS = new Set(
+  `one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen
+  nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half`.split(/\s+/u),
+);
+/** Calendar words are capitalised but name no person, pet or place. */
+const CALENDAR = new Set(
+  `january february march april may june july august september october november december monday tuesday wednesday
+  thursday friday saturday sunday`.split(/\s+/u),
+);
+/** Capitalised only because a sentence starts with them. */
+const SENTENCE_STARTERS = new Set(
+  `a an the i my we our he she they it this that these those there here his her their its right last since yesterday
+  today tomorrow now every after before when while in on at for from with by during once later next then also still
+  both each all some most many few one two as if so but and or not no yes hey hi hello thanks thank oh wow yeah well ok
+  okay sure great`.split(/\s+/u),
+);
+
+/**
+ * Proper names in a text (lower-cased, possessive dropped): capitalised words, except a sentence's first word when
+ * it is a common one ("Currently", "Every", "The").
+ */
+export function namesIn(text: string): Set<string> {
+  const names = new Set<string>();
+  let sentenceStart = true;
+  for (const token of text.match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?|[.!?:;"\u201c\u201d]/gu) ?? []) {
+    if (/^[.!?:;"\u201c\u201d]$/u.test(token)) {
+      sentenceStart = true;
+      continue;
+    }
+    const word = token.split(/['\u2019]/u)[0] ?? token;
+    const first = word.charAt(0);
+    if (first !== first.toLowerCase() && first === first.toUpperCase()) {
+      // Normalised as the query's words are (lower case, no diacritics: "Chloé" is "chloe").
+      const lower = words(word)[0] ?? word.toLowerCase();
+      if (!sentenceStart || (!SENTENCE_STARTERS.has(lower) && !lower.endsWith('ly'))) names.add(lower);
+    }
+    sentenceStart = false;
+  }
+  return names;
+}
+
+/**
+ * Whether a text holds an answer of the kind. `known`: names that cannot be the answer (the question's own, and the
+ * ones that run through the whole pool: the user's own name).
+ */
+export function offersAnswer(kind: AnswerKind, text: string, known: ReadonlySet<string>): boolean {
+  switch (kind) {
+    case 'colour':
+      return words(text).some((w) => COLOURS.has(w));
+    case 'number':
+      // A year ("a 2017 Jetta") is a date, not an amount or an age.
+      return /[$€£¥]/u.test(text) || words(text).some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w)));
+    case 'name':
+      for (const name of namesIn(text)) if (!known.has(name) && !CALENDAR.has(name)) return true;
+      return false;
+  }
+}
+
+/**
+ * Names that cannot answer the query: its own words, and names in at least a quarter of the candidates (and three
+ * of them): the person the memories are about is in most of them and is never the name asked for.
+ */
+export function knownNames(query: string, candidateTexts: readonly string[]): Set<string> {
+  const known = new Set(words(query));
+  const counts = new Map<string, number>();
+  for (const text of candidateTexts) for (const name of namesIn(text)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const common = Math.max(3, candidateTexts.length / 4);
+  for (const [name, count] of counts) if (count >= common) known.add(name);
+  return known;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { answerKindOf, knownNames, namesIn, offersAnswer } from '../../../src/core/ranking/answer-kind.js';
+import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
+import type { Candidate } from '../../../src/core/store.js';
+
+describe('answerKindOf', () => {
+  it('reads the kinds a question asks for plainly', () => {
+    expect(answerKindOf('What colour is Maria’s car?')).toBe('colour');
+    expect(answerKindOf('which color are her shoes')).toBe('colour');
+    expect(answerKindOf('How old is Kenji?')).toBe('number');
+    expect(answerKindOf('how much does Tom charge per hour')).toBe('number');
+    expect(answerKindOf("What's Lena's dog called?")).toBe('name');
+    expect(answerKindOf('what are the names of Tom’s kids?')).toBe('name');
+  });
+
+  it('leaves frames whose answers are as often common words: who, which, where, when, how many', () => {
+    for (const q of ['Who did John go to yoga with?', 'Which activity does Nate enjoy?', 'Where did they meet?', 'When is the party?', 'How many times has John hurt his ankle?', 'What is Aiko allergic to?', 'Is the colour of the sea blue?']) {
+      expect(answerKindOf(q), q).toBeUndefined();
+    }
+  });
+});
+
+describe('namesIn', () => {
+  it('keeps capitalised words and drops a sentence’s common first word', () => {
+    expect([...namesIn('Currently Jonas rents a flat in Berlin-Neukölln. Every Sunday he calls Mira.')]).toEqual(['jonas', 'berlin', 'neukolln', 'sunday', 'mira']);
+    expect([...namesIn("Mira's cello is old.")]).toEqual(['mira']);
+    expect([...namesIn('Chloé lives in Annecy.')]).toEqual(['chloe', 'annecy']);
+  });
+});
+
+describe('offersAnswer', () => {
+  const none = new Set<string>();
+  it('finds a colour, an amount or age, a name', () => {
+    expect(offersAnswer('colour', 'Maria drives a dark blue Fiat.', none)).toBe(true);
+    expect(offersAnswer('colour', 'Jonas rides a carbon road bike.', none)).toBe(false);
+    expect(offersAnswer('number', 'Kenji turned thirty in May.', none)).toBe(true);
+    expect(offersAnswer('number', 'Tom charges €45 an hour.', none)).toBe(true);
+    expect(offersAnswer('number', 'Karim is 6.', none)).toBe(true);
+    expect(offersAnswer('number', 'Diego drives a 2017 Volkswagen Jetta.', none)).toBe(false);
+    expect(offersAnswer('name', 'Lena has a dog named Pixel.', new Set(['lena']))).toBe(true);
+    expect(offersAnswer('name', 'Lena has a brother who lives abroad.', new Set(['lena']))).toBe(false);
+    expect(offersAnswer('name', 'Since May, Lena has had a brother-in-law.', new Set(['lena']))).toBe(false);
+  });
+
+  it('takes the question’s names and the pool’s subject as known, never as the answer', () => {
+    const texts = ['Emma swims every morning.', 'Emma taught history.', 'Emma has a cat.', 'Emma lives in Lund.'];
+    const known = knownNames("What's the name of Emma's cat?", texts);
+    expect(known.has('emma')).toBe(true);
+    expect(offersAnswer('name', 'Emma has a cat.', known)).toBe(false);
+    expect(offersAnswer('name', 'Emma lives in Lund.', known)).toBe(true);
+  });
+});
+
+describe('the ranker and the kind of answer', () => {
+  const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', createdAt: '2024-01-01T00:00:00.000Z' };
+  const fact = (id: string, text: string, cosine: number, extra: Partial<Candidate> = {}, at = '2025-01-10T09:00:00.000Z'): Candidate => ({
+    memory: { id, uuid: `uuid-${id}`, userId: 'jonas', app: APP, text, metadata: {}, createdAt: at, updatedAt: at, expiresAt: null },
+    cosine,
+    prevId: null,
+    nextId: null,
+    ...extra,
+  });
+  const ranked = (query: string, candidates: Candidate[], params = {}) => {
+    const ranker = new HybridRanker(params);
+    return new Map(ranker.rank(query, ranker.plan(query, 5), candidates).map((s) => [s.candidate.memory.id, s]));
+  };
+
+  it('discounts a near miss that holds no answer of the kind asked, and says so in the parts', () => {
+    const bike = fact('bike', 'Jonas rides a carbon road bike to work.', 0.55);
+    const on = ranked("What colour is Jonas's road bike?", [bike]).get('bike');
+    const off = ranked("What colour is Jonas's road bike?", [bike], { answerKindFactor: 1 }).get('bike');
+    expect(on?.parts?.answer).toBe(0);
+    expect(off?.parts?.answer).toBeUndefined();
+    expect(off?.score ?? 0).toBeGreaterThan(on?.score ?? 1);
+    const red = ranked("What colour is Jonas's road bike?", [fact('red', 'Jonas rides a red road bike to work.', 0.55)]).get('red');
+    expect(red?.score ?? 0).toBeGreaterThan(on?.score ?? 1);
+  });
+
+  it('keeps the memory that holds the answer, and a turn whose neighbour holds it', () => {
+    const red = ranked("What colour is Jonas's road bike?", [fact('red', 'Jonas rides a red road bike to work.', 0.55)]).get('red');
+    expect(red?.parts?.answer).toBe(1);
+    expect(red?.score).toBeGreaterThanOrEqual(0.7);
+    const question = fact('q', 'Mira: What colour is your new road bike?', 0.5, { nextId: 'a' }, '2025-01-10T09:00:00.000Z');
+    const answer = fact('a', 'Jonas: Red, of course!', 0.2, { prevId: 'q' }, '2025-01-10T09:00:02.000Z');
+    expect(ranked("What colour is Jonas's road bike?", [question, answer]).get('q')?.parts?.answer).toBe(1);
+  });
+});
