@@ -29,11 +29,15 @@ export interface RankerParams {
   /** Extra weight of the context before when that turn asks a question (the memory is then likely its answer). */
   answerLift: number;
   /**
-   * Two memories are turns of one conversation (so each is read with the other) only when stored at most this many
-   * seconds apart, or when both carry the same `conversationId` / `sessionId` in metadata. Facts an agent stores
-   * one by one are independent: a neighbour in storage order says nothing about them.
+   * Two memories are turns of one conversation (so each is read with the other) only when both carry the same
+   * `conversationId` / `sessionId` in metadata, or when they were stored at most this many seconds apart and one of
+   * them speaks as a conversation does (asks, or says I / we / you; see `speaks`). Facts an agent stores are
+   * independent even when stored in one burst ("Maria's birthday is on 14 July." says nothing of the fact stored
+   * a second later): a neighbour in storage order says nothing about them.
    */
   turnGapSeconds: number;
+  /** Off: any two memories stored within turnGapSeconds are turns (the rule before the fact lists). */
+  turnsMustSpeak: boolean;
   /**
    * How much of the context reading a memory may keep beyond its own evidence: evidence = own + contextShare x
    * (context - own). Below 1, a memory next to a perfect match cannot pass the threshold on its neighbour alone.
@@ -94,6 +98,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   answerLift: 0.3,
   // Dialogue turns are stored seconds apart (LoCoMo 1 s, LongMemEval 2 s); an agent's facts minutes to months.
   turnGapSeconds: 120,
+  turnsMustSpeak: true,
   contextShare: 1,
   // "Thanks!" (1 content word) x 0.85, 2 words x 0.94; "Alice is allergic to peanuts." (3) x 1.
   briefWords: 3,
@@ -128,10 +133,15 @@ interface Features {
   stems: Set<string>;
   semantic: number;
   asks: boolean;
+  /** Written as a turn of a conversation: asks, or speaks in the first or second person. */
+  speaks: boolean;
   time: number;
   thread: string | undefined;
   contentWords: number;
 }
+
+/** First- and second-person words: turns of a conversation use them, the facts an agent writes about a user do not. */
+const PERSONAL = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours']);
 
 /** A turn that ends by asking something (closing quotes, brackets and spaces aside). */
 export function isQuestion(text: string): boolean {
@@ -207,15 +217,21 @@ export class HybridRanker implements Ranker {
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {
     const p = this.params;
     const stemmer = new Stemmer();
-    const features: Features[] = candidates.map((candidate) => ({
-      candidate,
-      stems: stemmer.stems(candidate.memory.text),
-      semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
-      asks: isQuestion(candidate.memory.text),
-      time: Date.parse(candidate.memory.createdAt),
-      thread: threadOf(candidate.memory.metadata),
-      contentWords: words(candidate.memory.text).filter((w) => !isStopWord(w)).length,
-    }));
+    const features: Features[] = candidates.map((candidate) => {
+      const text = candidate.memory.text;
+      const all = words(text);
+      const asks = isQuestion(text);
+      return {
+        candidate,
+        stems: stemmer.stems(text),
+        semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
+        asks,
+        speaks: asks || all.some((w) => PERSONAL.has(w)),
+        time: Date.parse(candidate.memory.createdAt),
+        thread: threadOf(candidate.memory.metadata),
+        contentWords: all.filter((w) => !isStopWord(w)).length,
+      };
+    });
     const byId = new Map(features.map((f) => [f.candidate.memory.id, f]));
     const weights = new TermWeights(
       plan.terms.map((t) => stemmer.stem(t)),
@@ -227,7 +243,9 @@ export class HybridRanker implements Ranker {
     const w = p.semanticWeight;
     const evidence = (semantic: number, coverage: number): number => w * semantic + (1 - w) * coverage;
     const sameConversation = (a: Features, b: Features): boolean =>
-      a.thread !== undefined && b.thread !== undefined ? a.thread === b.thread : Math.abs(a.time - b.time) <= p.turnGapSeconds * 1000;
+      a.thread !== undefined && b.thread !== undefined
+        ? a.thread === b.thread
+        : Math.abs(a.time - b.time) <= p.turnGapSeconds * 1000 && (!p.turnsMustSpeak || a.speaks || b.speaks);
 
     // The kind of answer the question asks for, and which candidates hold one (answer-kind.ts).
     const kind = p.answerKindFactor < 1 ? answerKindOf(query) : undefined;

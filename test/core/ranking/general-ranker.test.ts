@@ -39,6 +39,22 @@ describe('neighbours in storage order', () => {
     expect(s.get('bike')).toBeLessThan(0.5);
   });
 
+  it('never read facts an agent stored in one burst as turns of a conversation (regression)', () => {
+    // Stored a second apart, but neither speaks as a turn does (no question, no I / we / you).
+    const birthday = fact('birthday', "Maria's birthday is on 14 July.", 0.6, '2025-01-10T09:00:00.000Z', { nextId: 'film' });
+    const film = fact('film', "Cinema Paradiso is Maria's favourite film.", 0.2, '2025-01-10T09:00:01.000Z', { prevId: 'birthday' });
+    const s = scores("When is Maria's birthday?", [birthday, film]);
+    const alone = scores("When is Maria's birthday?", [fact('film', "Cinema Paradiso is Maria's favourite film.", 0.2, '2025-01-10T09:00:01.000Z')]);
+    expect(s.get('birthday')).toBeGreaterThanOrEqual(0.7);
+    expect(s.get('film')).toBeLessThan(0.7);
+    const ranker = new HybridRanker({ turnsMustSpeak: false });
+    const q = "When is Maria's birthday?";
+    const asTurns = ranker.rank(q, ranker.plan(q, 5), [birthday, film]).find((x) => x.candidate.memory.id === 'film');
+    expect(asTurns?.parts?.context).toBeGreaterThan(0);
+    expect(s.get('film')).toBeLessThan(asTurns?.score ?? 0);
+    expect(s.get('film')).toBeLessThanOrEqual((alone.get('film') ?? 0) + 0.05);
+  });
+
   it('read turns stored seconds apart together, and turns of one conversation named in metadata', () => {
     const query = 'Which team did Ana sign with?';
     const question = fact('q', 'Ben: Which team did you sign with?', 0.6, '2025-01-10T09:00:00.000Z', { nextId: 'a' });
