@@ -56,7 +56,9 @@ try {
     values.cache !== undefined ? new CachedEmbedder(new EmbedCache(values.cache)) : createEmbedder({ model, modelDir: values['model-dir'] });
   try {
     const calibration = await fitCalibration({ embedder, sets, offTopic: readOffTopic(), onProgress: (m) => console.error(m) });
-    writeFileSync(out, JSON.stringify(calibration, null, 2) + '\n');
+    // The command that made the file, so that the next fit can be compared with it.
+    const command = ['npm run calibrate --', ...process.argv.slice(2)].join(' ');
+    writeFileSync(out, JSON.stringify({ ...calibration, fittedOn: `${command}: ${calibration.fittedOn}` }, null, 2) + '\n');
     console.log(`calibration of ${model} written to ${out}`);
   } finally {
     await embedder.close();

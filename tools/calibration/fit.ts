@@ -10,8 +10,9 @@
  *   with a gold memory returned) weighs as much as returning nothing else (the mean of: unanswerable questions
  *   with nothing, off-topic questions with nothing, and on sets with exhaustive labels the share of returned
  *   memories that are gold); then the mean over sets. The balance is flat near its top (a few unanswerable
- *   questions move it), so among thresholds within 0.005 of the best, the one that returns the most answers
- *   (the lowest) is taken.
+ *   questions move its best point), so the middle of the thresholds within 0.005 of the best is taken. (Taking
+ *   the lowest of them favoured hits at the plateau's edge: with USE-lite it let "Maria is at the dentist this
+ *   afternoon." answer "where does maria live" at 0.71.)
  */
 import type { ModelCalibration } from '../../src/core/ranking/calibration.js';
 import { HybridRanker, paramsFor } from '../../src/core/ranking/hybrid-ranker.js';
@@ -138,8 +139,15 @@ export async function fitCalibration(input: FitInput): Promise<ModelCalibration>
   const curve: { t: number; value: number }[] = [];
   for (let t = 0.05; t <= 1.5; t += 0.005) curve.push({ t, value: mean(perSet.map((set) => setBalance(set, t))) });
   const top = Math.max(...curve.map((c) => c.value));
-  const best = curve.find((c) => c.value >= top - 0.005) as { t: number; value: number };
+  const near = curve.filter((c) => c.value >= top - 0.005);
+  const middle = mean(near.map((c) => c.t));
+  // The curve's point nearest the plateau's middle (its value is what the message reports).
+  const best = near.reduce((a, c) => (Math.abs(c.t - middle) < Math.abs(a.t - middle) ? c : a));
   const knot = round(best.t);
+  const argmax = curve.find((c) => c.value === top) as { t: number; value: number };
+  input.onProgress?.(
+    `balance within 0.005 of its best (${top.toFixed(4)} at ${round(argmax.t)}) from raw ${round(near[0]?.t ?? 0)} to ${round(near[near.length - 1]?.t ?? 0)}: the middle is taken`,
+  );
   const last = round(Math.max(knot * 2.5, 1.25));
   input.onProgress?.(
     `cosine floor ${cosineFloor} (p90 of ${unrelated.length} unrelated pairs), ceiling ${cosineCeiling} (p75 of ${gold.length} gold pairs); raw ${knot} -> 0.7 (mean balance over sets ${best.value.toFixed(3)})`,

@@ -12,8 +12,11 @@ export class TermWeights {
   readonly terms: readonly string[];
   readonly #weights: Map<string, number>;
   readonly #total: number;
-  /** Share of a term's weight that a related word (lexicon/related.ts) earns in place of the term itself. */
-  readonly #credit: number;
+  /**
+   * Per query term, the share of its weight a related word (lexicon/related.ts) earns in place of the term: the
+   * credit, or less for a term related to more than `breadth` words.
+   */
+  readonly #termCredit = new Map<string, number>();
   /** For each stem related to a query term, the query terms it stands for (looked up per memory stem: cheap). */
   readonly #relatedTo: Map<string, string[]>;
   /** Query terms that occur in no memory of the pool. */
@@ -22,20 +25,23 @@ export class TermWeights {
   /**
    * `queryStems`: the query's distinct stems; `pool`: the stems of every candidate; `prior`: pseudo-memories that
    * contain no query term, added to the pool's size so that a few memories (a new user's) do not make every term
-   * look common.
+   * look common; `related`: the related words, the credit they earn, and the breadth beyond which it shrinks.
    */
   constructor(
     queryStems: readonly string[],
     pool: readonly ReadonlySet<string>[],
     prior = 0,
-    related: { stems: (stem: string) => readonly string[]; credit: number } = { stems: () => [], credit: 0 },
+    related: { stems: (stem: string) => readonly string[]; credit: number; breadth?: number } = { stems: () => [], credit: 0 },
   ) {
     this.terms = [...new Set(queryStems)];
-    this.#credit = related.credit;
     this.#relatedTo = new Map();
     if (related.credit > 0) {
       for (const t of this.terms) {
-        for (const r of related.stems(t)) {
+        const list = related.stems(t);
+        const breadth = related.breadth;
+        // A term related to hundreds of words ("work") is weakly evidenced by any one of them.
+        this.#termCredit.set(t, breadth === undefined || list.length <= breadth ? related.credit : (related.credit * breadth) / list.length);
+        for (const r of list) {
           const terms = this.#relatedTo.get(r);
           if (terms === undefined) this.#relatedTo.set(r, [t]);
           else if (!terms.includes(t)) terms.push(t);
@@ -78,7 +84,7 @@ export class TermWeights {
     let largest = 0;
     for (const [t, w] of this.#weights) {
       if (stems.has(t) || also?.has(t)) continue;
-      largest = Math.max(largest, (related?.has(t) === true ? 1 - this.#credit : 1) * w);
+      largest = Math.max(largest, (related?.has(t) === true ? 1 - (this.#termCredit.get(t) ?? 0) : 1) * w);
     }
     return largest / this.#total;
   }
@@ -90,7 +96,7 @@ export class TermWeights {
     let covered = 0;
     for (const [t, w] of this.#weights) {
       if (stems.has(t) || also?.has(t)) covered += w;
-      else if (related?.has(t)) covered += this.#credit * w;
+      else if (related?.has(t)) covered += (this.#termCredit.get(t) ?? 0) * w;
     }
     return covered / this.#total;
   }

@@ -31,4 +31,17 @@ describe('TermWeights', () => {
   it('is 0 for a query without terms', () => {
     expect(new TermWeights([], memories).coverage(new Set(['ana']))).toBe(0);
   });
+
+  it('gives a related word the credit, less for a term related to more words than the breadth', () => {
+    const narrow = (stem: string): readonly string[] => (stem === 'salari' ? ['wage', 'pay'] : []);
+    const broad = (stem: string): readonly string[] => (stem === 'work' ? ['job', ...Array.from({ length: 99 }, (_, i) => `w${i}`)] : []);
+    const pool = [new Set(['wage']), new Set(['job'])];
+    const salary = new TermWeights(['salari'], pool, 0, { stems: narrow, credit: 0.3, breadth: 30 });
+    expect(salary.coverage(new Set(['wage']))).toBeCloseTo(0.3);
+    const work = new TermWeights(['work'], pool, 0, { stems: broad, credit: 0.3, breadth: 30 });
+    expect(work.coverage(new Set(['job']))).toBeCloseTo((0.3 * 30) / 100);
+    expect(work.largestMissing(new Set(['job']))).toBeCloseTo(1 - (0.3 * 30) / 100);
+    const unbounded = new TermWeights(['work'], pool, 0, { stems: broad, credit: 0.3 });
+    expect(unbounded.coverage(new Set(['job']))).toBeCloseTo(0.3);
+  });
 });
