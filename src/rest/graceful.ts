@@ -12,6 +12,10 @@ export const LAME_DUCK_MS = 250;
  * connection counted as idle may hold a request the event loop has not read yet (sent just before the signal, while
  * the loop was busy), which was then reset instead of answered.
  *
+ * A third: a connection still in the listen backlog (the kernel completed it while the loop was busy) was reset
+ * when the listening socket closed. Here the server keeps accepting for LAME_DUCK_MS, accepts the backlog (one
+ * poll phase), then closes the socket.
+ *
  * Here, once closing: every response says `Connection: close` (the client will not send another request on it, and
  * Node closes it after the answer); connections idle at that moment are closed only after LAME_DUCK_MS, and only
  * after an event-loop poll has read whatever they had received (a request that arrives is then served, with
@@ -30,14 +34,24 @@ export function gracefulConnections(server: Server): { close(): Promise<void> } 
       draining = true;
       for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
       const stopped = new Promise<void>((resolve) => {
-        // Stop accepting, without Node's immediate sweep of idle connections (see above).
-        const sweep = server.closeIdleConnections;
-        server.closeIdleConnections = () => undefined;
-        try {
-          server.close(() => resolve());
-        } finally {
-          server.closeIdleConnections = sweep;
-        }
+        // Connections the kernel completed while the loop was busy wait in the listen backlog until the loop
+        // accepts them; closing the listening socket resets them, though their requests were sent before the
+        // signal. So the server keeps accepting for LAME_DUCK_MS (answering with `Connection: close`), then lets
+        // two turns of the loop pass (one full poll phase, which accepts the whole backlog) and stops.
+        setTimeout(() => {
+          setImmediate(() =>
+            setImmediate(() => {
+              // Stop accepting, without Node's immediate sweep of idle connections (see above).
+              const sweep = server.closeIdleConnections;
+              server.closeIdleConnections = () => undefined;
+              try {
+                server.close(() => resolve());
+              } finally {
+                server.closeIdleConnections = sweep;
+              }
+            }),
+          );
+        }, LAME_DUCK_MS);
       });
       let done = false;
       void stopped.then(() => (done = true));
