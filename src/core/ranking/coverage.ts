@@ -102,16 +102,30 @@ export class TermWeights {
   }
 
   /** The query terms that a related word among the stems stands for (undefined when none or credit is off). */
-  #relatedCovered(stems: ReadonlySet<string>, also?: ReadonlySet<string>): Set<string> | undefined {
+  #relatedCovered(stems: ReadonlySet<string>, also?: ReadonlySet<string>): ReadonlySet<string> | undefined {
     if (this.#relatedTo.size === 0) return undefined;
-    let found: Set<string> | undefined;
-    for (const set of also === undefined ? [stems] : [stems, also]) {
-      for (const stem of set) {
-        const terms = this.#relatedTo.get(stem);
-        if (terms !== undefined) for (const t of terms) (found ??= new Set()).add(t);
-      }
-    }
-    return found;
+    const own = this.#relatedOf(stems);
+    if (also === undefined) return own;
+    const other = this.#relatedOf(also);
+    if (own === undefined || other === undefined) return own ?? other;
+    return new Set([...own, ...other]);
   }
 
+  /**
+   * Per stem set, the query terms its related words stand for. A recall asks this of each memory up to four times
+   * (its own coverage, with each neighbour, the largest missing term), and walking a long memory's stems was a
+   * seventh of the ranking's time: it is remembered for the query's lifetime.
+   */
+  readonly #related = new WeakMap<ReadonlySet<string>, ReadonlySet<string> | null>();
+  #relatedOf(stems: ReadonlySet<string>): ReadonlySet<string> | undefined {
+    const known = this.#related.get(stems);
+    if (known !== undefined) return known ?? undefined;
+    let found: Set<string> | undefined;
+    for (const stem of stems) {
+      const terms = this.#relatedTo.get(stem);
+      if (terms !== undefined) for (const t of terms) (found ??= new Set()).add(t);
+    }
+    this.#related.set(stems, found ?? null);
+    return found;
+  }
 }

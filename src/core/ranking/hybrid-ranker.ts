@@ -151,6 +151,39 @@ interface Features {
 /** First- and second-person words: turns of a conversation use them, the facts an agent writes about a user do not. */
 const PERSONAL = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours']);
 
+/** What the ranker reads from a memory's text alone (shared between recalls: never modify). */
+interface TextReading {
+  stems: Set<string>;
+  asks: boolean;
+  speaks: boolean;
+  contentWords: number;
+}
+
+/**
+ * Readings by text. Splitting and stemming the candidates' texts was nearly half of the ranking's time, and recalls
+ * read the same memories again and again (a user's, and the same texts in many users'). Keyed by the text itself,
+ * so an edited memory is read afresh; past either bound the cache starts afresh (a working set, not a leak).
+ */
+const readings = new Map<string, TextReading>();
+const READINGS_LIMIT = 20_000;
+const READINGS_CHARS_LIMIT = 8_000_000;
+let readingsChars = 0;
+
+function readText(text: string, stemmer: Stemmer): TextReading {
+  const known = readings.get(text);
+  if (known !== undefined) return known;
+  const all = words(text);
+  const asks = isQuestion(text);
+  const reading = { stems: stemmer.stems(text), asks, speaks: asks || all.some((w) => PERSONAL.has(w)), contentWords: all.filter((w) => !isStopWord(w)).length };
+  if (readings.size >= READINGS_LIMIT || readingsChars + text.length > READINGS_CHARS_LIMIT) {
+    readings.clear();
+    readingsChars = 0;
+  }
+  readings.set(text, reading);
+  readingsChars += text.length;
+  return reading;
+}
+
 /** A turn that ends by asking something (closing quotes, brackets and spaces aside). */
 export function isQuestion(text: string): boolean {
   return /\?["'\u201d\u2019)\]\s]*$/u.test(text);
@@ -225,21 +258,13 @@ export class HybridRanker implements Ranker {
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {
     const p = this.params;
     const stemmer = new Stemmer();
-    const features: Features[] = candidates.map((candidate) => {
-      const text = candidate.memory.text;
-      const all = words(text);
-      const asks = isQuestion(text);
-      return {
-        candidate,
-        stems: stemmer.stems(text),
-        semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
-        asks,
-        speaks: asks || all.some((w) => PERSONAL.has(w)),
-        time: Date.parse(candidate.memory.createdAt),
-        thread: threadOf(candidate.memory.metadata),
-        contentWords: all.filter((w) => !isStopWord(w)).length,
-      };
-    });
+    const features: Features[] = candidates.map((candidate) => ({
+      candidate,
+      ...readText(candidate.memory.text, stemmer),
+      semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
+      time: Date.parse(candidate.memory.createdAt),
+      thread: threadOf(candidate.memory.metadata),
+    }));
     const byId = new Map(features.map((f) => [f.candidate.memory.id, f]));
     const weights = new TermWeights(
       plan.terms.map((t) => stemmer.stem(t)),

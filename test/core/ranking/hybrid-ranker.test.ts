@@ -120,6 +120,14 @@ describe('HybridRanker.rank', () => {
     ).toEqual(['new2', 'new', 'old']);
   });
 
+  it('reads a memory afresh when its text changes, and the same text the same way every time', () => {
+    const before = rank('pottery class', [candidate({ id: 'm', text: 'Ana: my day was fun', cosine: 0.4 })]).get('m') as number;
+    const edited = rank('pottery class', [candidate({ id: 'm', text: 'Ana: my pottery class was fun', cosine: 0.4 })]).get('m') as number;
+    const again = rank('pottery class', [candidate({ id: 'm', text: 'Ana: my pottery class was fun', cosine: 0.4 })]).get('m') as number;
+    expect(edited).toBeGreaterThan(before);
+    expect(again).toBe(edited);
+  });
+
   it('gives equal scores to the closer meaning before the newer memory', () => {
     // Both cosines are above the model's ceiling and both memories hold every query word: equal scores.
     expect(
