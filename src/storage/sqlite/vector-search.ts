@@ -464,7 +464,12 @@ export function searchVectors(db: SqliteDatabase, query: VectorQuery): VectorHit
   return rankExactly(query.embedding, rows.map(([rowid, embedding]) => ({ rowid, embedding: vectorOf(embedding) })), query.k);
 }
 
-/** The float32 vector in a blob (copied: better-sqlite3 may reuse the buffer, and it need not be 4-byte aligned). */
+/**
+ * The float32 vector in a blob. better-sqlite3 hands every blob over in a buffer of its own (a copy of SQLite's), so
+ * an aligned one is read in place; copying each was 0.9 ms of a recall at 100,000 memories (the exact ranking reads
+ * about a thousand). A blob at an odd offset is copied: a Float32Array must be 4-byte aligned.
+ */
 export function vectorOf(buf: Buffer): Float32Array {
+  if (buf.byteOffset % 4 === 0 && buf.byteLength % 4 === 0) return new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
   return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }

@@ -8,7 +8,7 @@ import { openDatabase } from '../../../src/storage/sqlite/connection.js';
 import { hammingTable, jsHammingTable } from '../../../src/storage/sqlite/hamming.js';
 import { migrate } from '../../../src/storage/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
-import { CENTER_FIRST, candidateCount, searchVectors } from '../../../src/storage/sqlite/vector-search.js';
+import { CENTER_FIRST, candidateCount, searchVectors, vectorOf } from '../../../src/storage/sqlite/vector-search.js';
 import { DIM, exactTop, near, rng, unitVector } from './vectors.js';
 
 let dir: string;
@@ -228,5 +228,24 @@ describe('vector index upgrade', () => {
       message: expect.stringMatching(/sqlite-vec table, the layout of a pre-release version.*agent-memory export/),
     });
     await store.close();
+  });
+});
+
+describe('vectorOf', () => {
+  const values = [0.5, -1.25, 3];
+  const bytes = Buffer.from(new Float32Array(values).buffer);
+
+  it('reads an aligned blob in place and an unaligned one by copying, with the same values', () => {
+    const aligned = vectorOf(bytes);
+    expect([...aligned]).toEqual(values);
+    expect(aligned.buffer).toBe(bytes.buffer);
+    const shifted = Buffer.alloc(bytes.length + 1);
+    bytes.copy(shifted, 1);
+    const unaligned = vectorOf(shifted.subarray(1));
+    expect([...unaligned]).toEqual(values);
+  });
+
+  it('refuses a blob whose length is not whole floats (a damaged row), instead of dropping its tail', () => {
+    expect(() => vectorOf(Buffer.alloc(10))).toThrow(RangeError);
   });
 });
