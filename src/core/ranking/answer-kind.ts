@@ -68,19 +68,38 @@ export function namesIn(text: string): Set<string> {
   return names;
 }
 
+/** What a text holds of each kind of answer: read once per text (the ranker keeps it with the text's reading). */
+export interface AnswerFacts {
+  /** Proper names (namesIn), calendar words left out. */
+  names: ReadonlySet<string>;
+  colour: boolean;
+  /** An amount or an age: a digit that is not a year ("a 2017 Jetta" is a date), a number word, a currency sign. */
+  number: boolean;
+}
+
+export function answerFactsOf(text: string): AnswerFacts {
+  const all = words(text);
+  const names = namesIn(text);
+  for (const name of names) if (CALENDAR.has(name)) names.delete(name);
+  return {
+    names,
+    colour: all.some((w) => COLOURS.has(w)),
+    number: /[$€£¥]/u.test(text) || all.some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w))),
+  };
+}
+
 /**
  * Whether a text holds an answer of the kind. `known`: names that cannot be the answer (the question's own, and the
  * ones that run through the whole pool: the user's own name).
  */
-export function offersAnswer(kind: AnswerKind, text: string, known: ReadonlySet<string>): boolean {
+export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: ReadonlySet<string>): boolean {
   switch (kind) {
     case 'colour':
-      return words(text).some((w) => COLOURS.has(w));
+      return facts.colour;
     case 'number':
-      // A year ("a 2017 Jetta") is a date, not an amount or an age.
-      return /[$€£¥]/u.test(text) || words(text).some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w)));
+      return facts.number;
     case 'name':
-      for (const name of namesIn(text)) if (!known.has(name) && !CALENDAR.has(name)) return true;
+      for (const name of facts.names) if (!known.has(name)) return true;
       return false;
   }
 }
@@ -89,11 +108,11 @@ export function offersAnswer(kind: AnswerKind, text: string, known: ReadonlySet<
  * Names that cannot answer the query: its own words, and names in at least a quarter of the candidates (and three
  * of them): the person the memories are about is in most of them and is never the name asked for.
  */
-export function knownNames(query: string, candidateTexts: readonly string[]): Set<string> {
+export function knownNames(query: string, candidates: readonly AnswerFacts[]): Set<string> {
   const known = new Set(words(query));
   const counts = new Map<string, number>();
-  for (const text of candidateTexts) for (const name of namesIn(text)) counts.set(name, (counts.get(name) ?? 0) + 1);
-  const common = Math.max(3, candidateTexts.length / 4);
+  for (const facts of candidates) for (const name of facts.names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const common = Math.max(3, candidates.length / 4);
   for (const [name, count] of counts) if (count >= common) known.add(name);
   return known;
 }

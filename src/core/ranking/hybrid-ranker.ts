@@ -3,7 +3,7 @@ import { DEFAULT_CALIBRATION, type ModelCalibration } from './calibration.js';
 import { TermWeights } from './coverage.js';
 import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerKindOf, knownNames, offersAnswer } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { isStopWord, queryTerms, Stemmer, words } from './terms.js';
 import type { QueryPlan, Ranker, ScoreParts, ScoredCandidate } from './types.js';
@@ -138,6 +138,8 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
 /** What the ranker derives from one candidate before combining. */
 interface Features {
   candidate: Candidate;
+  /** The text's reading, shared between recalls (readText). */
+  reading: TextReading;
   stems: Set<string>;
   semantic: number;
   asks: boolean;
@@ -157,6 +159,8 @@ interface TextReading {
   asks: boolean;
   speaks: boolean;
   contentWords: number;
+  /** Read on the first question that asks for a kind of answer (answer-kind.ts). */
+  answers?: AnswerFacts;
 }
 
 /**
@@ -258,13 +262,17 @@ export class HybridRanker implements Ranker {
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {
     const p = this.params;
     const stemmer = new Stemmer();
-    const features: Features[] = candidates.map((candidate) => ({
-      candidate,
-      ...readText(candidate.memory.text, stemmer),
-      semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
-      time: Date.parse(candidate.memory.createdAt),
-      thread: threadOf(candidate.memory.metadata),
-    }));
+    const features: Features[] = candidates.map((candidate) => {
+      const reading = readText(candidate.memory.text, stemmer);
+      return {
+        candidate,
+        reading,
+        ...reading,
+        semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
+        time: Date.parse(candidate.memory.createdAt),
+        thread: threadOf(candidate.memory.metadata),
+      };
+    });
     const byId = new Map(features.map((f) => [f.candidate.memory.id, f]));
     const weights = new TermWeights(
       plan.terms.map((t) => stemmer.stem(t)),
@@ -284,8 +292,9 @@ export class HybridRanker implements Ranker {
     const kind = p.answerKindFactor < 1 ? answerKindOf(query) : undefined;
     const offers = new Map<string, boolean>();
     if (kind !== undefined) {
-      const known = knownNames(query, features.map((f) => f.candidate.memory.text));
-      for (const f of features) offers.set(f.candidate.memory.id, offersAnswer(kind, f.candidate.memory.text, known));
+      const facts = features.map((f) => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text)));
+      const known = knownNames(query, facts);
+      features.forEach((f, i) => offers.set(f.candidate.memory.id, offersAnswer(kind, facts[i] as AnswerFacts, known)));
     }
 
     const lengthFactor = (f: Features): number =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerKindOf, knownNames, namesIn, offersAnswer } from '../../../src/core/ranking/answer-kind.js';
+import { answerFactsOf, answerKindOf, knownNames, namesIn, offersAnswer } from '../../../src/core/ranking/answer-kind.js';
 import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
 import type { Candidate } from '../../../src/core/store.js';
 
@@ -31,23 +31,23 @@ describe('namesIn', () => {
 describe('offersAnswer', () => {
   const none = new Set<string>();
   it('finds a colour, an amount or age, a name', () => {
-    expect(offersAnswer('colour', 'Maria drives a dark blue Fiat.', none)).toBe(true);
-    expect(offersAnswer('colour', 'Jonas rides a carbon road bike.', none)).toBe(false);
-    expect(offersAnswer('number', 'Kenji turned thirty in May.', none)).toBe(true);
-    expect(offersAnswer('number', 'Tom charges €45 an hour.', none)).toBe(true);
-    expect(offersAnswer('number', 'Karim is 6.', none)).toBe(true);
-    expect(offersAnswer('number', 'Diego drives a 2017 Volkswagen Jetta.', none)).toBe(false);
-    expect(offersAnswer('name', 'Lena has a dog named Pixel.', new Set(['lena']))).toBe(true);
-    expect(offersAnswer('name', 'Lena has a brother who lives abroad.', new Set(['lena']))).toBe(false);
-    expect(offersAnswer('name', 'Since May, Lena has had a brother-in-law.', new Set(['lena']))).toBe(false);
+    expect(offersAnswer('colour', answerFactsOf('Maria drives a dark blue Fiat.'), none)).toBe(true);
+    expect(offersAnswer('colour', answerFactsOf('Jonas rides a carbon road bike.'), none)).toBe(false);
+    expect(offersAnswer('number', answerFactsOf('Kenji turned thirty in May.'), none)).toBe(true);
+    expect(offersAnswer('number', answerFactsOf('Tom charges €45 an hour.'), none)).toBe(true);
+    expect(offersAnswer('number', answerFactsOf('Karim is 6.'), none)).toBe(true);
+    expect(offersAnswer('number', answerFactsOf('Diego drives a 2017 Volkswagen Jetta.'), none)).toBe(false);
+    expect(offersAnswer('name', answerFactsOf('Lena has a dog named Pixel.'), new Set(['lena']))).toBe(true);
+    expect(offersAnswer('name', answerFactsOf('Lena has a brother who lives abroad.'), new Set(['lena']))).toBe(false);
+    expect(offersAnswer('name', answerFactsOf('Since May, Lena has had a brother-in-law.'), new Set(['lena']))).toBe(false);
   });
 
   it('takes the question’s names and the pool’s subject as known, never as the answer', () => {
     const texts = ['Emma swims every morning.', 'Emma taught history.', 'Emma has a cat.', 'Emma lives in Lund.'];
-    const known = knownNames("What's the name of Emma's cat?", texts);
+    const known = knownNames("What's the name of Emma's cat?", texts.map(answerFactsOf));
     expect(known.has('emma')).toBe(true);
-    expect(offersAnswer('name', 'Emma has a cat.', known)).toBe(false);
-    expect(offersAnswer('name', 'Emma lives in Lund.', known)).toBe(true);
+    expect(offersAnswer('name', answerFactsOf('Emma has a cat.'), known)).toBe(false);
+    expect(offersAnswer('name', answerFactsOf('Emma lives in Lund.'), known)).toBe(true);
   });
 });
 
