@@ -153,7 +153,7 @@ interface Features {
 /** First- and second-person words: turns of a conversation use them, the facts an agent writes about a user do not. */
 const PERSONAL = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours']);
 
-/** What the ranker reads from a memory's text alone (shared between recalls: never modify). */
+/** What the ranker reads from a memory's text alone (shared between recalls: only `answers` is ever added, once). */
 interface TextReading {
   stems: Set<string>;
   asks: boolean;
