@@ -352,10 +352,10 @@ export const listUsersResultSchema = z.object({
 });
 export type ListUsersResult = z.infer<typeof listUsersResultSchema>;
 
-/** Why a memory scored what it did (recall with `explain: true`); see ScoreParts in core/ranking/types.ts. */
+/** Why a memory scored what it did (recall with `explain: true`); the ranker's ScoreParts is this shape. */
 export const scorePartsSchema = z
   .object({
-    cosine: z.number().describe('Cosine similarity of the memory and the query, -1 to 1.'),
+    cosine: z.number().describe('Cosine similarity of the memory and the query (without its question frame), -1 to 1.'),
     semantic: z.number().describe("The cosine on the embedding model's calibrated scale, 0 to 1."),
     words: z.number().describe("Share of the query's word information the memory contains, 0 to 1."),
     context: z.number().describe('Added by reading the memory with a neighbouring turn of the same conversation.'),
@@ -367,7 +367,7 @@ export const scorePartsSchema = z
     answer: z
       .number()
       .optional()
-      .describe('For a question asking for a colour, a number or a name: 1 when the memory holds one, 0 when not (discounted).'),
+      .describe('For a question asking for a colour, a number or a name: 1 when the memory (or a turn beside it) holds one, 0 when not (its evidence discounted).'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
   })

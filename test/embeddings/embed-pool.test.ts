@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkTexts, splitText } from '../../src/embeddings/chunks.js';
 import { EmbedPool, type EmbedPoolOptions } from '../../src/embeddings/embed-pool.js';
-import { scriptedSpawner } from './fixtures/scripted-worker.js';
+import { scriptedIds as ids, scriptedSpawner } from './fixtures/scripted-worker.js';
 
 // The pool's sharing, ordering, failures and chunking against scripted workers (no model): deterministic, and no
 // assertion depends on how long anything takes.
@@ -18,8 +18,6 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((p) => p.close()));
 });
 
-/** The first component of each vector: the number the scripted worker was asked to embed. */
-const ids = (vectors: Float32Array[]) => vectors.map((v) => v[0]);
 
 describe('EmbedPool', () => {
   it('starts one worker per slot and is ready once every worker has loaded', async () => {

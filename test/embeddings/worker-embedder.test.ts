@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerEmbedder } from '../../src/embeddings/worker-embedder.js';
-import { scriptedSpawner } from './fixtures/scripted-worker.js';
+import { scriptedIds as ids, scriptedSpawner } from './fixtures/scripted-worker.js';
 
 // The host's queue, batching and failure handling, against a scripted worker (no model): fast and deterministic.
 
@@ -16,8 +16,6 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((e) => e.close()));
 });
 
-/** The first component of each vector: the number the scripted worker was asked to embed. */
-const ids = (vectors: Float32Array[]) => vectors.map((v) => v[0]);
 
 describe('WorkerEmbedder with a scripted worker', () => {
   it('resolves ready() with the model name and the dimension the worker reports', async () => {

@@ -82,10 +82,7 @@ export class TermWeights {
     if (this.#total <= 0) return 0;
     const related = this.#relatedCovered(stems, also);
     let largest = 0;
-    for (const [t, w] of this.#weights) {
-      if (stems.has(t) || also?.has(t)) continue;
-      largest = Math.max(largest, (related?.has(t) === true ? 1 - (this.#termCredit.get(t) ?? 0) : 1) * w);
-    }
+    for (const [t, w] of this.#weights) largest = Math.max(largest, (1 - this.#share(t, stems, also, related)) * w);
     return largest / this.#total;
   }
 
@@ -94,11 +91,14 @@ export class TermWeights {
     if (this.#total <= 0) return 0;
     const related = this.#relatedCovered(stems, also);
     let covered = 0;
-    for (const [t, w] of this.#weights) {
-      if (stems.has(t) || also?.has(t)) covered += w;
-      else if (related?.has(t)) covered += (this.#termCredit.get(t) ?? 0) * w;
-    }
+    for (const [t, w] of this.#weights) covered += this.#share(t, stems, also, related) * w;
     return covered / this.#total;
+  }
+
+  /** The share of a query term the stems cover: 1 when present, its related-word credit when related, else 0. */
+  #share(t: string, stems: ReadonlySet<string>, also: ReadonlySet<string> | undefined, related: ReadonlySet<string> | undefined): number {
+    if (stems.has(t) || also?.has(t) === true) return 1;
+    return related?.has(t) === true ? (this.#termCredit.get(t) ?? 0) : 0;
   }
 
   /** The query terms that a related word among the stems stands for (undefined when none or credit is off). */

@@ -138,16 +138,11 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
 /** What the ranker derives from one candidate before combining. */
 interface Features {
   candidate: Candidate;
-  /** The text's reading, shared between recalls (readText). */
+  /** What its text says alone (stems, asks, speaks, content words), shared between recalls: readText. */
   reading: TextReading;
-  stems: Set<string>;
   semantic: number;
-  asks: boolean;
-  /** Written as a turn of a conversation: asks, or speaks in the first or second person. */
-  speaks: boolean;
   time: number;
   thread: string | undefined;
-  contentWords: number;
 }
 
 /** First- and second-person words: turns of a conversation use them, the facts an agent writes about a user do not. */
@@ -157,7 +152,9 @@ const PERSONAL = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 
 interface TextReading {
   stems: Set<string>;
   asks: boolean;
+  /** Written as a turn of a conversation: asks, or speaks in the first or second person. */
   speaks: boolean;
+  /** Words other than stop words. */
   contentWords: number;
   /** Read on the first question that asks for a kind of answer (answer-kind.ts). */
   answers?: AnswerFacts;
@@ -262,21 +259,17 @@ export class HybridRanker implements Ranker {
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {
     const p = this.params;
     const stemmer = new Stemmer();
-    const features: Features[] = candidates.map((candidate) => {
-      const reading = readText(candidate.memory.text, stemmer);
-      return {
-        candidate,
-        reading,
-        ...reading,
-        semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
-        time: Date.parse(candidate.memory.createdAt),
-        thread: threadOf(candidate.memory.metadata),
-      };
-    });
+    const features: Features[] = candidates.map((candidate) => ({
+      candidate,
+      reading: readText(candidate.memory.text, stemmer),
+      semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
+      time: Date.parse(candidate.memory.createdAt),
+      thread: threadOf(candidate.memory.metadata),
+    }));
     const byId = new Map(features.map((f) => [f.candidate.memory.id, f]));
     const weights = new TermWeights(
       plan.terms.map((t) => stemmer.stem(t)),
-      features.map((f) => f.stems),
+      features.map((f) => f.reading.stems),
       p.poolPrior,
       { stems: relatedStems, credit: p.relatedCredit, breadth: p.relatedBreadth },
     );
@@ -286,7 +279,7 @@ export class HybridRanker implements Ranker {
     const sameConversation = (a: Features, b: Features): boolean =>
       a.thread !== undefined && b.thread !== undefined
         ? a.thread === b.thread
-        : Math.abs(a.time - b.time) <= p.turnGapSeconds * 1000 && (!p.turnsMustSpeak || a.speaks || b.speaks);
+        : Math.abs(a.time - b.time) <= p.turnGapSeconds * 1000 && (!p.turnsMustSpeak || a.reading.speaks || b.reading.speaks);
 
     // The kind of answer the question asks for, and which candidates hold one (answer-kind.ts).
     const kind = p.answerKindFactor < 1 ? answerKindOf(query) : undefined;
@@ -298,23 +291,23 @@ export class HybridRanker implements Ranker {
     }
 
     const lengthFactor = (f: Features): number =>
-      p.lengthExponent > 0 && f.contentWords > p.lengthWords ? (p.lengthWords / f.contentWords) ** p.lengthExponent : 1;
+      p.lengthExponent > 0 && f.reading.contentWords > p.lengthWords ? (p.lengthWords / f.reading.contentWords) ** p.lengthExponent : 1;
     const evidences = features.map((f) => {
-      const coverage = weights.coverage(f.stems) * lengthFactor(f);
+      const coverage = weights.coverage(f.reading.stems) * lengthFactor(f);
       const own = evidence(f.semantic, coverage);
       let context = 0;
       const before = f.candidate.prevId === null ? undefined : byId.get(f.candidate.prevId);
       if (before && sameConversation(f, before)) {
-        const lift = p.contextBefore * (before.asks ? 1 + p.answerLift : 1);
-        context = Math.max(context, lift * evidence(Math.max(f.semantic, before.semantic), weights.coverage(f.stems, before.stems) * Math.min(lengthFactor(f), lengthFactor(before))));
+        const lift = p.contextBefore * (before.reading.asks ? 1 + p.answerLift : 1);
+        context = Math.max(context, lift * evidence(Math.max(f.semantic, before.semantic), weights.coverage(f.reading.stems, before.reading.stems) * Math.min(lengthFactor(f), lengthFactor(before))));
       }
       const after = f.candidate.nextId === null ? undefined : byId.get(f.candidate.nextId);
       if (after && sameConversation(f, after)) {
-        context = Math.max(context, p.contextAfter * evidence(Math.max(f.semantic, after.semantic), weights.coverage(f.stems, after.stems) * Math.min(lengthFactor(f), lengthFactor(after))));
+        context = Math.max(context, p.contextAfter * evidence(Math.max(f.semantic, after.semantic), weights.coverage(f.reading.stems, after.reading.stems) * Math.min(lengthFactor(f), lengthFactor(after))));
       }
       const turn = (before !== undefined && sameConversation(f, before)) || (after !== undefined && sameConversation(f, after));
       const best = own + p.contextShare * Math.max(0, context - own);
-      const brevity = p.briefWords > 0 ? Math.min(1, (Math.max(1, f.contentWords) / p.briefWords) ** p.briefExponent) : 1;
+      const brevity = p.briefWords > 0 ? Math.min(1, (Math.max(1, f.reading.contentWords) / p.briefWords) ** p.briefExponent) : 1;
       const dated = span !== undefined && mentionsSpan(f.candidate.memory, span) ? p.dateBonus : 0;
       // A turn's answer may be in the turn beside it ("What's your dog called?" / "Rex!").
       const answer =
@@ -338,13 +331,13 @@ export class HybridRanker implements Ranker {
         brevity: round(brevity),
         date: dated,
         gap: round(gap),
-        missing: round(weights.largestMissing(f.stems)),
+        missing: round(weights.largestMissing(f.reading.stems)),
         absent: round(absent),
         raw: round(raw),
       };
       if (answer !== undefined) parts.answer = answer ? 1 : 0;
       // Turns of a conversation are not restatements of one another: newer-first is for facts stored one by one.
-      return { candidate: f.candidate, score: clamp01(piecewise(p.calibration, raw)), parts, covered: turn ? '' : weights.coveredKey(f.stems) };
+      return { candidate: f.candidate, score: clamp01(piecewise(p.calibration, raw)), parts, covered: turn ? '' : weights.coveredKey(f.reading.stems) };
     });
     // Only a question about the present ("now", "currently", "still") wants the newer of two statements: lifting
     // newer memories for every question cost LoCoMo's facts 0.03 of recall@5 (questions about a given time).

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { scorePartsSchema } from '../schemas.js';
 import type { Candidate } from '../store.js';
 
 /** What recall asks of the store for one query. */
@@ -15,37 +17,10 @@ export interface QueryPlan {
 
 /**
  * Why a memory scored what it did (recall's `explain`): the evidence the ranker combined, each in [0, 1] unless
- * said otherwise. `raw` is the calibration's input; the score is the model's calibration map of it.
+ * said otherwise. `raw` is the calibration's input; the score is the model's calibration map of it. One shape for
+ * the ranker and the API: the schema's (core/schemas.ts, where each part is described).
  */
-export interface ScoreParts {
-  /** Cosine similarity of the memory and the query (without its question frame), in [-1, 1]. */
-  cosine: number;
-  /** The cosine on the model's calibrated scale. */
-  semantic: number;
-  /** Share of the query's word information (idf-weighted terms) the memory contains. */
-  words: number;
-  /** What reading the memory with a neighbouring turn of the same conversation added. */
-  context: number;
-  /** The factor for a memory with almost no content words (1: none applied). */
-  brevity: number;
-  /** Added because the memory is of (or names) the day or month the query names. */
-  date: number;
-  /** Taken off because the best match of the query is much stronger. */
-  gap: number;
-  /** Largest share of the query's word weight held by one query term the memory lacks. */
-  missing: number;
-  /** Share of the query's word weight held by terms that no memory contains. */
-  absent: number;
-  /**
-   * For a question that asks for a kind of answer (a colour, a number, a name): 1 when the memory (or a turn beside
-   * it) holds one, 0 when not (its evidence was discounted); absent for other questions.
-   */
-  answer?: number;
-  /** The evidence before calibration. */
-  raw: number;
-  /** Score added to rank this memory above an older one that states the same thing (absent when none). */
-  newer?: number;
-}
+export type ScoreParts = z.infer<typeof scorePartsSchema>;
 
 export interface ScoredCandidate {
   candidate: Candidate;
