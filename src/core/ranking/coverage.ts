@@ -116,7 +116,8 @@ export class TermWeights {
    * (its own coverage, with each neighbour, the largest missing term), and walking a long memory's stems was a
    * seventh of the ranking's time: it is remembered for the query's lifetime.
    */
-  readonly #related = new WeakMap<ReadonlySet<string>, ReadonlySet<string> | null>();
+  // A Map, not a WeakMap: it lives as long as this query's weights, and a Map's lookups are the cheaper.
+  readonly #related = new Map<ReadonlySet<string>, ReadonlySet<string> | null>();
   #relatedOf(stems: ReadonlySet<string>): ReadonlySet<string> | undefined {
     const known = this.#related.get(stems);
     if (known !== undefined) return known ?? undefined;

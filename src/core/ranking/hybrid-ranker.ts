@@ -175,7 +175,7 @@ function readText(text: string, stemmer: Stemmer): TextReading {
   if (known !== undefined) return known;
   const all = words(text);
   const asks = isQuestion(text);
-  const reading = { stems: stemmer.stems(text), asks, speaks: asks || all.some((w) => PERSONAL.has(w)), contentWords: all.filter((w) => !isStopWord(w)).length };
+  const reading = { stems: stemmer.stemsOf(all), asks, speaks: asks || all.some((w) => PERSONAL.has(w)), contentWords: all.filter((w) => !isStopWord(w)).length };
   if (readings.size >= READINGS_LIMIT || readingsChars + text.length > READINGS_CHARS_LIMIT) {
     readings.clear();
     readingsChars = 0;

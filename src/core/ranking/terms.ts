@@ -69,8 +69,13 @@ export class Stemmer {
 
   /** The distinct stems of a text's words. */
   stems(text: string): Set<string> {
+    return this.stemsOf(words(text));
+  }
+
+  /** The distinct stems of words already split (a caller that needs the words too splits the text once). */
+  stemsOf(words: readonly string[]): Set<string> {
     const stems = new Set<string>();
-    for (const word of new Set(words(text))) stems.add(this.stem(word));
+    for (const word of words) stems.add(this.stem(word));
     return stems;
   }
 }
