@@ -370,6 +370,16 @@ export const scorePartsSchema = z
       .describe('For a question asking for a colour, a number or a name: 1 when the memory (or a turn beside it) holds one, 0 when not (its evidence discounted).'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
+    language: z
+      .string()
+      .optional()
+      .describe("The memory's language as the word side read it (ISO 639-1, 'und' when undetermined)."),
+    path: z
+      .enum(['semantic', 'words'])
+      .optional()
+      .describe(
+        "'semantic' when the embedding model understands both the query's and the memory's language; 'words' when it does not, and the words carry the evidence with their own calibration.",
+      ),
   })
   .describe('The parts of the score (explain: true).');
 

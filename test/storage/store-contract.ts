@@ -9,6 +9,12 @@ import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import { searchCandidates } from '../../src/core/candidates.js';
 import type { AppScope, IdempotencyClaim, MemoryScan, MemoryStore, NewMemory } from '../../src/core/store.js';
 import type { MemoryRecord } from '../../src/core/types.js';
+import { analyzeText, termsOf } from '../../src/core/text/analyze.js';
+
+/** A query word as the word index holds it (its stem), as the ranker's plan hands it to the store. */
+function indexTerm(word: string): string {
+  return termsOf(analyzeText(word, 'en'))[0] ?? word;
+}
 
 export interface OpenedStore {
   store: MemoryStore;
@@ -68,7 +74,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
 
     /** Both sides of the search, as recall runs them. */
     async function search(userId: string, terms: string[], options: { embedding?: number[]; vectorK?: number; textK?: number; scope?: AppScope } = {}) {
-      const plan = { embedText: '', terms, vectorK: options.vectorK ?? 50, textK: options.textK ?? 50, perTerm: 50 };
+      const plan = { embedText: '', language: 'en' as const, terms: terms.map(indexTerm), vectorK: options.vectorK ?? 50, textK: options.textK ?? 50, perTerm: 50 };
       const embedding = Promise.resolve(unit(options.embedding ?? [1, 0, 0, 0]));
       return searchCandidates(store, { userId, scope: options.scope ?? { appId: null }, plan, embedding });
     }
@@ -662,7 +668,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       const page = await store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 0, limit: 1, filter: { metadata: { topic: 'music' } } });
       expect(page.total).toBe(2);
 
-      const plan = { embedText: '', terms: ['concert'], vectorK: 50, textK: 50, perTerm: 50 };
+      const plan = { embedText: '', language: 'en' as const, terms: ['concert'], vectorK: 50, textK: 50, perTerm: 50 };
       const recall = async (filter: Record<string, unknown>) =>
         ids(
           (await searchCandidates(store, { userId: 'u1', scope: { appId: null }, plan, embedding: Promise.resolve(unit([1, 0, 0, 0])), filter })).map(
@@ -681,7 +687,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       const near = Array.from({ length: 400 }, (_, i) => memory('u1', `near ${i}`, [1, 0.01 * (i % 7), 0.001 * i, 0], i % 60));
       const far = { ...memory('u1', 'the far one', [0, 0, 0, 1], 61), metadata: { pick: true } };
       await store.insertMemories([...near, far]);
-      const plan = { embedText: '', terms: [], vectorK: 5, textK: 5, perTerm: 5 };
+      const plan = { embedText: '', language: 'en' as const, terms: [], vectorK: 5, textK: 5, perTerm: 5 };
       const found = await searchCandidates(store, {
         userId: 'u1',
         scope: { appId: null },

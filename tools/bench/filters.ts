@@ -103,7 +103,7 @@ export async function measureFilters(store: MemoryStore): Promise<FilterResult> 
       searchCandidates(store, {
         userId: USER,
         scope: { appId: null },
-        plan: { embedText: '', terms: [`topic${i % TOPICS}`, 'note'], vectorK: 200, textK: 200, perTerm: 200 },
+        plan: { embedText: '', language: 'en', terms: [`topic${i % TOPICS}`, 'note'], vectorK: 200, textK: 200, perTerm: 200 },
         embedding: Promise.resolve(vector()),
         filter: filter(i),
       }),

@@ -14,8 +14,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { porterStem } from '../../src/core/ranking/porter.js';
-import { isStopWord } from '../../src/core/ranking/terms.js';
+import { porterStem } from '../../src/core/text/porter.js';
+import { isStopWordIn } from '../../src/core/text/analyze.js';
 
 const { values } = parseArgs({
   options: {
@@ -79,7 +79,7 @@ function head(lemma: string): string {
 
 const related = new Map<string, Set<string>>();
 function relate(word: string, other: string): void {
-  if (!/^[a-z]+$/.test(other) || isStopWord(other) || GENERIC.has(other)) return;
+  if (!/^[a-z]+$/.test(other) || isStopWordIn(other, 'en') || GENERIC.has(other)) return;
   const a = porterStem(word);
   const b = porterStem(other);
   if (a === b || b.length < 3) return;
@@ -93,7 +93,7 @@ for (const pos of POS) {
     if (line.length === 0 || line.startsWith('  ')) continue;
     const fields = line.trim().split(' ');
     const lemma = fields[0] as string;
-    if (!/^[a-z]+$/.test(lemma) || isStopWord(lemma)) continue;
+    if (!/^[a-z]+$/.test(lemma) || isStopWordIn(lemma, 'en')) continue;
     const senseCount = Number(fields[2]);
     const offsets = fields.slice(fields.length - senseCount).slice(0, SENSES);
     for (const offset of offsets) {

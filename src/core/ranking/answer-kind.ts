@@ -10,7 +10,7 @@
  * sets: a third of LoCoMo's right answers to "who" questions hold no name). "How many" is not either: counting
  * questions are answered by several memories that each hold no number.
  */
-import { words } from './terms.js';
+import { words } from '../text/analyze.js';
 
 export type AnswerKind = 'colour' | 'number' | 'name';
 

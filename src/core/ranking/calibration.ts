@@ -13,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { isLanguage, LANGUAGES, type Language } from '../text/languages.js';
 
 const knot = z.tuple([z.number().finite(), z.number().min(0).max(1)]);
 
@@ -24,6 +25,13 @@ export const modelCalibrationSchema = z
     cosineCeiling: z.number().min(-1).max(1),
     /** Piecewise-linear map of the raw evidence to the score: (raw, score) knots, both increasing, from (0, 0). */
     knots: z.array(knot).min(2),
+    /**
+     * The languages the model understands (ISO 639-1), or ["*"] for a multilingual model; default ["en"]. For the
+     * others the words carry the evidence and `foreignKnots` map it to the score.
+     */
+    languages: z.array(z.string().min(1)).min(1).optional(),
+    /** The score map of the words-only path (a query or memory in a language the model does not understand). */
+    foreignKnots: z.array(knot).min(2).optional(),
     /** What it was fitted on and when, for the reader. */
     fittedOn: z.string().optional(),
     fittedAt: z.string().optional(),
@@ -31,14 +39,26 @@ export const modelCalibrationSchema = z
   .strict()
   .superRefine((c, ctx) => {
     if (c.cosineCeiling <= c.cosineFloor) ctx.addIssue({ code: 'custom', message: 'cosineCeiling must exceed cosineFloor', path: ['cosineCeiling'] });
-    for (let i = 1; i < c.knots.length; i++) {
-      const [x0, y0] = c.knots[i - 1] as [number, number];
-      const [x1, y1] = c.knots[i] as [number, number];
-      if (!(x1 > x0 && y1 >= y0)) ctx.addIssue({ code: 'custom', message: 'knots must increase', path: ['knots', i] });
+    for (const field of ['knots', 'foreignKnots'] as const) {
+      const knots = c[field] ?? [];
+      for (let i = 1; i < knots.length; i++) {
+        const [x0, y0] = knots[i - 1] as [number, number];
+        const [x1, y1] = knots[i] as [number, number];
+        if (!(x1 > x0 && y1 >= y0)) ctx.addIssue({ code: 'custom', message: 'knots must increase', path: [field, i] });
+      }
+    }
+    for (const [i, l] of (c.languages ?? []).entries()) {
+      if (l !== '*' && !isLanguage(l)) ctx.addIssue({ code: 'custom', message: `unknown language "${l}" (ISO 639-1 codes of ${LANGUAGES.join(', ')}, or "*")`, path: ['languages', i] });
     }
   });
 
 export type ModelCalibration = z.infer<typeof modelCalibrationSchema>;
+
+/** The languages a calibration says its model understands, as the ranker takes them. */
+export function modelLanguages(calibration: Pick<ModelCalibration, 'languages'>): 'all' | Language[] {
+  const list = calibration.languages ?? ['en'];
+  return list.includes('*') ? 'all' : list.filter(isLanguage);
+}
 
 /** Calibrations that ship with the package, by model name. */
 const BUILT_IN: ReadonlyMap<string, ModelCalibration> = new Map(

@@ -1,11 +1,12 @@
 import type { Candidate } from '../store.js';
-import { DEFAULT_CALIBRATION, type ModelCalibration } from './calibration.js';
+import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './calibration.js';
 import { TermWeights } from './coverage.js';
 import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
-import { isStopWord, queryTerms, Stemmer, words } from './terms.js';
+import { analyzeText, isStopWordIn, stemIn, termsOf } from '../text/analyze.js';
+import type { Language } from '../text/languages.js';
 import type { QueryPlan, Ranker, ScoreParts, ScoredCandidate } from './types.js';
 
 /** The tunable constants of the ranker (the values in use are DEFAULT_RANKER_PARAMS plus the model's calibration). */
@@ -78,6 +79,15 @@ export interface RankerParams {
   bestGap: number;
   /** Piecewise-linear map from the raw evidence to the calibrated score: (raw, score) knots, increasing. */
   calibration: readonly (readonly [number, number])[];
+  /**
+   * The languages the embedding model understands ('all' for a multilingual model). Where the query or a memory is
+   * in another language the model's cosine says little (USE-lite gives every Chinese sentence nearly the same
+   * vector), so the words carry the evidence: the semantic weight is foreignSemanticWeight and the score map is
+   * foreignCalibration.
+   */
+  languages: 'all' | readonly Language[];
+  foreignSemanticWeight: number;
+  foreignCalibration: readonly (readonly [number, number])[];
 }
 
 /**
@@ -122,6 +132,9 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // their hit rate. A memory far below the best match is rarely what the asker meant (the order never changes).
   bestGap: 0.5,
   calibration: DEFAULT_CALIBRATION.knots,
+  languages: modelLanguages(DEFAULT_CALIBRATION),
+  foreignSemanticWeight: 0.1,
+  foreignCalibration: DEFAULT_CALIBRATION.foreignKnots ?? DEFAULT_CALIBRATION.knots,
 };
 
 /** The ranker's parameters for a model: the defaults with the model's cosine range and score map. */
@@ -131,9 +144,14 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
     cosineFloor: calibration.cosineFloor,
     cosineCeiling: calibration.cosineCeiling,
     calibration: calibration.knots,
+    languages: modelLanguages(calibration),
+    foreignCalibration: calibration.foreignKnots ?? calibration.knots,
     ...overrides,
   };
 }
+
+/** Query terms at most (a pasted page must not become a 2,000-term query). */
+const MAX_QUERY_TERMS = 32;
 
 /** What the ranker derives from one candidate before combining. */
 interface Features {
@@ -150,6 +168,8 @@ const PERSONAL = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 
 
 /** What the ranker reads from a memory's text alone (shared between recalls: only `answers` is ever added, once). */
 interface TextReading {
+  /** The text's language (text/analyze.ts): its words are split and stemmed by its rules. */
+  language: Language;
   stems: Set<string>;
   asks: boolean;
   /** Written as a turn of a conversation: asks, or speaks in the first or second person. */
@@ -170,12 +190,18 @@ const READINGS_LIMIT = 20_000;
 const READINGS_CHARS_LIMIT = 8_000_000;
 let readingsChars = 0;
 
-function readText(text: string, stemmer: Stemmer): TextReading {
+function readText(text: string): TextReading {
   const known = readings.get(text);
   if (known !== undefined) return known;
-  const all = words(text);
+  const { language, words: all } = analyzeText(text);
   const asks = isQuestion(text);
-  const reading = { stems: stemmer.stemsOf(all), asks, speaks: asks || all.some((w) => PERSONAL.has(w)), contentWords: all.filter((w) => !isStopWord(w)).length };
+  const reading: TextReading = {
+    language,
+    stems: new Set(all.map((w) => stemIn(w, language))),
+    asks,
+    speaks: asks || all.some((w) => PERSONAL.has(w)),
+    contentWords: all.filter((w) => !isStopWordIn(w, language)).length,
+  };
   if (readings.size >= READINGS_LIMIT || readingsChars + text.length > READINGS_CHARS_LIMIT) {
     readings.clear();
     readingsChars = 0;
@@ -187,7 +213,7 @@ function readText(text: string, stemmer: Stemmer): TextReading {
 
 /** A turn that ends by asking something (closing quotes, brackets and spaces aside). */
 export function isQuestion(text: string): boolean {
-  return /\?["'\u201d\u2019)\]\s]*$/u.test(text);
+  return /[?\uff1f\u061f]["'\u201d\u2019\u300d\u300f)\]\s]*$/u.test(text);
 }
 
 function clamp01(x: number): number {
@@ -253,29 +279,43 @@ export class HybridRanker implements Ranker {
 
   plan(query: string, limit: number): QueryPlan {
     const k = Math.max(this.params.depth, limit * 2);
-    return { embedText: stripQuestionFrame(query), terms: queryTerms(query), vectorK: k, textK: k, perTerm: Math.max(this.params.perTerm, k) };
+    const analysis = analyzeText(query);
+    return {
+      embedText: stripQuestionFrame(query),
+      language: analysis.language,
+      terms: termsOf(analysis, MAX_QUERY_TERMS),
+      vectorK: k,
+      textK: k,
+      perTerm: Math.max(this.params.perTerm, k),
+    };
   }
 
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {
     const p = this.params;
-    const stemmer = new Stemmer();
     const features: Features[] = candidates.map((candidate) => ({
       candidate,
-      reading: readText(candidate.memory.text, stemmer),
+      reading: readText(candidate.memory.text),
       semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),
       time: Date.parse(candidate.memory.createdAt),
       thread: threadOf(candidate.memory.metadata),
     }));
     const byId = new Map(features.map((f) => [f.candidate.memory.id, f]));
     const weights = new TermWeights(
-      plan.terms.map((t) => stemmer.stem(t)),
+      plan.terms,
       features.map((f) => f.reading.stems),
       p.poolPrior,
-      { stems: relatedStems, credit: p.relatedCredit, breadth: p.relatedBreadth },
+      // WordNet's related words are English stems.
+      { stems: relatedStems, credit: plan.language === 'en' ? p.relatedCredit : 0, breadth: p.relatedBreadth },
     );
     const span = dateSpanOf(query);
-    const w = p.semanticWeight;
-    const evidence = (semantic: number, coverage: number): number => w * semantic + (1 - w) * coverage;
+    const understood = (language: Language): boolean => p.languages === 'all' || language === 'und' || p.languages.includes(language);
+    // Read by the model's rules when it understands both texts; by the words otherwise (see RankerParams.languages).
+    const native = (f: Features): boolean => understood(plan.language) && understood(f.reading.language);
+    const weightOf = (f: Features): number => (native(f) ? p.semanticWeight : p.foreignSemanticWeight);
+    const evidenceOf = (f: Features, semantic: number, coverage: number): number => {
+      const w = weightOf(f);
+      return w * semantic + (1 - w) * coverage;
+    };
     const sameConversation = (a: Features, b: Features): boolean =>
       a.thread !== undefined && b.thread !== undefined
         ? a.thread === b.thread
@@ -294,6 +334,7 @@ export class HybridRanker implements Ranker {
       p.lengthExponent > 0 && f.reading.contentWords > p.lengthWords ? (p.lengthWords / f.reading.contentWords) ** p.lengthExponent : 1;
     const evidences = features.map((f) => {
       const coverage = weights.coverage(f.reading.stems) * lengthFactor(f);
+      const evidence = (semantic: number, c: number): number => evidenceOf(f, semantic, c);
       const own = evidence(f.semantic, coverage);
       let context = 0;
       const before = f.candidate.prevId === null ? undefined : byId.get(f.candidate.prevId);
@@ -337,7 +378,10 @@ export class HybridRanker implements Ranker {
       };
       if (answer !== undefined) parts.answer = answer ? 1 : 0;
       // Turns of a conversation are not restatements of one another: newer-first is for facts stored one by one.
-      return { candidate: f.candidate, score: clamp01(piecewise(p.calibration, raw)), parts, covered: turn ? '' : weights.coveredKey(f.reading.stems) };
+      parts.language = f.reading.language;
+      parts.path = native(f) ? 'semantic' : 'words';
+      const knots = native(f) ? p.calibration : p.foreignCalibration;
+      return { candidate: f.candidate, score: clamp01(piecewise(knots, raw)), parts, covered: turn ? '' : weights.coveredKey(f.reading.stems) };
     });
     // Only a question about the present ("now", "currently", "still") wants the newer of two statements: lifting
     // newer memories for every question cost LoCoMo's facts 0.03 of recall@5 (questions about a given time).

@@ -1,12 +1,15 @@
 import type { z } from 'zod';
 import type { scorePartsSchema } from '../schemas.js';
 import type { Candidate } from '../store.js';
+import type { Language } from '../text/languages.js';
 
 /** What recall asks of the store for one query. */
 export interface QueryPlan {
   /** The text to embed (may differ from the query: e.g. question words removed). */
   embedText: string;
-  /** Normalised word terms for the full-text side. */
+  /** The query's language (text/analyze.ts), which decides how its words are read. */
+  language: Language;
+  /** The query's terms as the word index holds them (text/analyze.ts termsOf: stems, stop words dropped). */
   terms: string[];
   /** How many nearest vectors and best word matches to take as candidates. */
   vectorK: number;

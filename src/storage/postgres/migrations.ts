@@ -1,7 +1,9 @@
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { MemoryError } from '../../core/errors.js';
 import { textKey } from '../../core/text-key.js';
+import { wordIndexOf } from '../../core/text/analyze.js';
 import { writeFields } from './filters.js';
+import { TERMS_ARRAY } from './words.js';
 import { assertSchemaName, withTransaction, type Pool, type PoolClient } from './connection.js';
 
 /**
@@ -158,6 +160,40 @@ export const MIGRATIONS: readonly PgMigration[] = [
         CREATE INDEX memories_expires ON memories (expires_at) WHERE expires_at IS NOT NULL;
       `,
       );
+    },
+  },
+  {
+    version: 4,
+    name: 'words in every language',
+    async up(client) {
+      // The word index was to_tsvector('english', text): English stemming and stop words for every language, and
+      // the parser's idea of a word (a Chinese sentence is one). It now holds the terms of core's analysis
+      // (core/text/analyze.ts), the same as SQLite's, space-separated and searched as an array (GIN), so that a term
+      // matches exactly the memories it matches on SQLite, in any script and whatever the server's locale.
+      await ddl(
+        client,
+        `
+        ALTER TABLE memories DROP COLUMN text_search, DROP COLUMN doc_length;
+        ALTER TABLE memories ADD COLUMN language text NOT NULL DEFAULT 'und';
+        ALTER TABLE memories ADD COLUMN terms text NOT NULL DEFAULT '';
+        DROP INDEX IF EXISTS memories_user_created;
+        CREATE INDEX memories_user_created ON memories (user_id, created_at, id) INCLUDE (expires_at);
+        DROP INDEX IF EXISTS memories_user_app_created;
+        CREATE INDEX memories_user_app_created ON memories (user_id, app_id, created_at, id) INCLUDE (expires_at);
+      `,
+      );
+      for (let after = ''; ; ) {
+        const { rows } = await longQuery<{ id: string; text: string }>(client, 'SELECT id, text FROM memories WHERE id > $1 ORDER BY id LIMIT 1000', [after]);
+        if (rows.length === 0) break;
+        const entries = rows.map((r) => wordIndexOf(r.text));
+        await longQuery(
+          client,
+          'UPDATE memories m SET language = t.l, terms = t.w FROM unnest($1::text[], $2::text[], $3::text[]) t(id, l, w) WHERE m.id = t.id',
+          [rows.map((r) => r.id), entries.map((e) => e.language), entries.map((e) => e.terms.join(' '))],
+        );
+        after = rows[rows.length - 1]!.id;
+      }
+      await ddl(client, `CREATE INDEX memories_terms ON memories USING gin ((${TERMS_ARRAY}))`);
     },
   },
 ];

@@ -44,7 +44,7 @@ import { DUPLICATE_LOCK_NAMESPACE, ensureSchema, migrate } from './migrations.js
 import { RECALL_TRANSACTION, recallCandidates } from './recall.js';
 import { replaceEmbeddings } from './reembed.js';
 import { retryConflicts } from './retry.js';
-import { findWordMatches } from './words.js';
+import { findWordMatches, wordColumns } from './words.js';
 import {
   APP_COLUMNS,
   KEY_COLUMNS,
@@ -283,6 +283,7 @@ export class PgStore implements MemoryStore {
           if (earlier) return { kind: 'replayed', record: earlier };
         }
         const key = textKey(memory.text);
+        const words = wordColumns(memory.text);
         const duplicate = await this.#lockedDuplicate(client, memory.userId, memory.appId, key, null);
         if (duplicate) {
           if (idempotency) {
@@ -295,8 +296,8 @@ export class PgStore implements MemoryStore {
           return { kind: 'duplicate', memory: duplicate };
         }
         await client.query(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding)
-           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11::${this.#vectors.sqlType})`,
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding, language, terms)
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11::${this.#vectors.sqlType}, $12, $13)`,
           [
             memory.id,
             memory.uuid,
@@ -309,6 +310,8 @@ export class PgStore implements MemoryStore {
             memory.expiresAt ?? null,
             key,
             this.#vectors.toParam(memory.embedding),
+            words.language,
+            words.terms,
           ],
         );
         await writeFields(client, [memory]);
@@ -393,11 +396,14 @@ export class PgStore implements MemoryStore {
           const key = textKey(newText.text);
           const duplicate = await this.#lockedDuplicate(client, row.user_id, row.app_id, key, row.id);
           if (duplicate) return { kind: 'duplicate', memory: duplicate };
-          await client.query(`UPDATE memories SET text = $2, text_key = $3, embedding = $4::${this.#vectors.sqlType} WHERE id = $1`, [
+          const words = wordColumns(newText.text);
+          await client.query(`UPDATE memories SET text = $2, text_key = $3, embedding = $4::${this.#vectors.sqlType}, language = $5, terms = $6 WHERE id = $1`, [
             row.id,
             newText.text,
             key,
             this.#vectors.toParam(newText.embedding),
+            words.language,
+            words.terms,
           ]);
         }
         if (change.metadata !== undefined) {
@@ -536,9 +542,9 @@ export class PgStore implements MemoryStore {
       memories.forEach(assertStorable);
       const inserted = await this.#withModel(async (client) => {
         const { rows } = await client.query<{ id: string }>(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding)
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding, language, terms)
            SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[],
-             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::${this.#vectors.sqlType}[])
+             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::${this.#vectors.sqlType}[], $12::text[], $13::text[])
            ON CONFLICT (uuid) DO NOTHING RETURNING id`,
           [
             memories.map((m) => m.id),
@@ -552,6 +558,7 @@ export class PgStore implements MemoryStore {
             memories.map((m) => m.expiresAt ?? null),
             memories.map((m) => textKey(m.text)),
             memories.map((m) => this.#vectors.toParam(m.embedding)),
+            ...wordColumnArrays(memories.map((m) => m.text)),
           ],
         );
         const stored = new Set(rows.map((r) => r.id));
@@ -767,4 +774,10 @@ export class PgStore implements MemoryStore {
     this.#closed = true;
     await this.#pool.end();
   }
+}
+
+/** The word-index columns of a batch, as two arrays for unnest. */
+function wordColumnArrays(texts: readonly string[]): [string[], string[]] {
+  const columns = texts.map(wordColumns);
+  return [columns.map((c) => c.language), columns.map((c) => c.terms)];
 }

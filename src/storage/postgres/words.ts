@@ -1,16 +1,22 @@
 import type { TermMatches, WordMatchQuery } from '../../core/store.js';
+import { wordIndexOf } from '../../core/text/analyze.js';
 import type { Pool } from './connection.js';
 import { query } from './connection.js';
 import { filterSql } from './filters.js';
 import { Params, scopeFilter } from './sql.js';
 
 /**
- * The word side of recall on PostgreSQL: full-text search over the generated `text_search` column (GIN index),
- * one bounded list per query term, as on SQLite. Tokens are the 'english' configuration's lexemes (Snowball
- * stemmer, stop words dropped) where FTS5 uses porter/unicode61: a term may match slightly different memories on
- * the two backends, which the evaluation measures (README, "Scaling out").
+ * The word side of recall on PostgreSQL: each memory's `terms` (core/text/analyze.ts: split by its language,
+ * stemmed, stop words dropped; space-separated) searched as an array through a GIN index on this expression, one
+ * bounded list per query term, as on SQLite. A term is matched exactly: both backends find the same memories.
  */
-export const TEXT_SEARCH_CONFIG = 'english';
+export const TERMS_ARRAY = "string_to_array(terms, ' ')";
+
+/** The columns a row's word index is written to, from its text. */
+export function wordColumns(text: string): { language: string; terms: string } {
+  const entry = wordIndexOf(text);
+  return { language: entry.language, terms: entry.terms.join(' ') };
+}
 
 /** Terms a tsquery can hold: not blank, and without NUL, which PostgreSQL text cannot contain. */
 export function usableTerm(term: string): string | undefined {
@@ -18,14 +24,6 @@ export function usableTerm(term: string): string | undefined {
   return usable.trim().length === 0 ? undefined : usable;
 }
 
-/**
- * to_tsquery's quoted form of one term: backslash escapes and a doubled quote stand for themselves, so any
- * text (`|`, `&`, `!`, `:*`, `<->`, parentheses) is a literal to tokenise, never an operator. A term of several
- * tokens becomes a phrase; one of stop words only, an empty query that matches nothing.
- */
-export function quoteTerm(term: string): string {
-  return `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-}
 
 /**
  * One statement for all the terms: per term, the newest `perTerm` memories of the scope containing it. The list
@@ -33,7 +31,7 @@ export function quoteTerm(term: string): string {
  * older dates; SQLite keeps the order of storing.
  */
 export async function findWordMatches(pool: Pool, q: WordMatchQuery): Promise<TermMatches[]> {
-  const quoted = q.terms.map((t) => usableTerm(t)).map((t) => (t === undefined ? null : quoteTerm(t)));
+  const quoted = q.terms.map((t) => usableTerm(t) ?? null);
   const lists = new Map<number, string[]>();
   if (q.perTerm > 0 && quoted.some((t) => t !== null)) {
     const p = new Params();
@@ -45,7 +43,7 @@ export async function findWordMatches(pool: Pool, q: WordMatchQuery): Promise<Te
       `SELECT t.i, x.id FROM unnest(${terms}::text[]) WITH ORDINALITY AS t(q, i)
        CROSS JOIN LATERAL (
          SELECT m.id, m.created_at FROM memories m
-         WHERE t.q IS NOT NULL AND ${scope} AND m.text_search @@ to_tsquery('${TEXT_SEARCH_CONFIG}', t.q)
+         WHERE t.q IS NOT NULL AND ${scope} AND ${TERMS_ARRAY.replace('terms', 'm.terms')} @> ARRAY[t.q]
          ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit}
        ) x
        ORDER BY t.i, x.created_at DESC, x.id DESC`,

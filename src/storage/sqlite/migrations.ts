@@ -2,6 +2,7 @@ import { MemoryError } from '../../core/errors.js';
 import { textKey } from '../../core/text-key.js';
 import type { SqliteDatabase } from './connection.js';
 import { writeFields } from './fields.js';
+import { writeWords } from './words.js';
 
 /**
  * Schema migrations, applied in order inside one transaction each, so that an existing file is upgraded in place
@@ -129,6 +130,33 @@ export const MIGRATIONS: readonly Migration[] = [
         const rows = page.all(last) as Array<{ rowid: number; user_id: string; metadata: string }>;
         if (rows.length === 0) break;
         for (const row of rows) writeFields(db, row.rowid, row.user_id, JSON.parse(row.metadata) as Record<string, unknown>);
+        last = rows[rows.length - 1]!.rowid;
+      }
+    },
+  },
+  {
+    version: 5,
+    name: 'words in every language',
+    up(db) {
+      // The word index held the raw text under FTS5's porter (English) tokenizer: a Chinese or Japanese sentence
+      // was one token, and every language was stemmed as English. It now holds the terms of core's analysis
+      // (core/text/analyze.ts), split by each memory's language, which FTS5 keeps as they are (letters, digits and
+      // marks are token characters, so a Thai or Devanagari term stays whole). Contentless, so rebuilt from memories.
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN language TEXT NOT NULL DEFAULT 'und';
+        DROP TABLE memory_words;
+        CREATE VIRTUAL TABLE memory_words USING fts5(
+          text, owner,
+          content = '', contentless_delete = 1,
+          tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
+        );
+      `);
+      const page = db.prepare('SELECT rowid, user_id, text FROM memories WHERE rowid > ? ORDER BY rowid LIMIT 1000');
+      let last = 0;
+      for (;;) {
+        const rows = page.all(last) as Array<{ rowid: number; user_id: string; text: string }>;
+        if (rows.length === 0) break;
+        for (const row of rows) writeWords(db, row.rowid, row.user_id, row.text);
         last = rows[rows.length - 1]!.rowid;
       }
     },

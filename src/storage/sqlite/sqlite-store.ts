@@ -37,7 +37,7 @@ import { scanMemories } from './scan.js';
 import { ensureVectorIndex, readModelRecord } from './vector-index.js';
 import { rankExactly } from './sign-search.js';
 import { deleteVectors, insertVectors, searchVectors, vectorOf, VECTORS_TABLE, type VectorRow } from './vector-search.js';
-import { ownerToken, termQuery } from './words.js';
+import { termQuery, writeWords } from './words.js';
 
 export interface SqliteStoreOptions {
   /** File path, or ':memory:'. */
@@ -299,7 +299,6 @@ export class SqliteStore implements MemoryStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ${skipExisting ? 'ON CONFLICT(uuid) DO NOTHING' : ''}`,
     );
-    const insertWords = this.#sql('INSERT INTO memory_words (rowid, text, owner) VALUES (?, ?, ?)');
     const vectors: VectorRow[] = [];
     for (const memory of memories) {
       const { changes, lastInsertRowid } = insertMemory.run(
@@ -316,7 +315,7 @@ export class SqliteStore implements MemoryStore {
       );
       if (changes === 0) continue;
       const rowid = Number(lastInsertRowid);
-      insertWords.run(rowid, memory.text, ownerToken(memory.userId));
+      writeWords(this.#db, rowid, memory.userId, memory.text);
       writeFields(this.#db, rowid, memory.userId, memory.metadata);
       vectors.push({ rowid, userId: memory.userId, appId: memory.appId, embedding: memory.embedding });
     }
@@ -371,7 +370,7 @@ export class SqliteStore implements MemoryStore {
             assertModelUnchanged(this.#declared, record);
             this.#sql('UPDATE memories SET text = ?, text_key = ? WHERE rowid = ?').run(change.text.text, key, rowid);
             this.#sql('DELETE FROM memory_words WHERE rowid = ?').run(rowid);
-            this.#sql('INSERT INTO memory_words (rowid, text, owner) VALUES (?, ?, ?)').run(rowid, change.text.text, ownerToken(row.user_id));
+            writeWords(this.#db, rowid, row.user_id, change.text.text);
             deleteVectors(this.#db, [rowid]);
             insertVectors(this.#db, record.dimension, [{ rowid, userId: row.user_id, appId: row.app_id, embedding: change.text.embedding }]);
           }

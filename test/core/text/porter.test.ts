@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { porterStem } from '../../../src/core/ranking/porter.js';
+import { porterStem } from '../../../src/core/text/porter.js';
 
 describe('porterStem', () => {
   // Examples from Porter (1980), the algorithm FTS5's `porter` tokenizer implements.

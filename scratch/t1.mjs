@@ -1,0 +1,17 @@
+import { stemmer as ru } from '@orama/stemmers/russian';
+import { stemmer as de } from '@orama/stemmers/german';
+import { stemmer as es } from '@orama/stemmers/spanish';
+import * as sw from 'stopword';
+console.log(['анны','анна','автомобиль','машина','работает','работать'].map(ru));
+console.log(['arbeitet','arbeiten','Krankenhaus','krankenhäuser'].map(w=>de(w.toLowerCase())));
+console.log(['puede','comer','alergia','alérgica'].map(es));
+console.log(Object.keys(sw).filter(k=>k.length===3).join(' '));
+console.log(sw.zho?.length, sw.jpn?.length, sw.kor?.length, sw.rus?.length, sw.deu?.length, sw.eng?.length);
+console.log(sw.zho.slice(0,60).join(' '));
+console.log(sw.jpn.slice(0,80).join(' '));
+console.log(sw.kor.slice(0,80).join(' '));
+const seg=(l,t)=>[...new Intl.Segmenter(l,{granularity:'word'}).segment(t)].filter(s=>s.isWordLike).map(s=>s.segment);
+console.log(seg('zh','小明对花生过敏。小明在北京的一家医院当护士。小明对什么过敏？'));
+console.log(seg('ja','田中さんはどこで働いていますか？田中さんは大阪の病院で看護師として働いています。'));
+console.log(seg('ko','민수는 어디에서 일하나요? 민수는 서울의 병원에서 간호사로 일한다.'));
+console.log(seg('th','สมชายแพ้ถั่วลิสง'));
