@@ -1,3 +1,0 @@
-import { analyzeText, termsOf, detectLanguage } from '../src/core/text/analyze.js';
-const xs = ['小明对花生过敏。','小明对什么过敏？','田中さんはどこで働いていますか？','田中さんは大阪の病院で看護師として働いています。','민수는 어디에서 일하나요?','민수는 서울의 병원에서 간호사로 일한다.','Какая машина у Анны?','Анна водит синий автомобиль.','¿Qué no puede comer Ana?','Ana es alérgica al maní.','Wo arbeitet Anna?','Anna arbeitet als Krankenschwester in Hamburg.','Diego is a die-hard Pumas UNAM fan.','Où travaille Marie ?','Onde a Ana trabalha?','What is Aiko allergic to?', 'สมชายแพ้ถั่วลิสง', 'Alice 在 Google 工作', 'مريم تعمل في مستشفى'];
-for (const x of xs) { const a = analyzeText(x); console.log(a.language, detectLanguage(x), JSON.stringify(termsOf(a)), x); }
