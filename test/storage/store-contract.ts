@@ -83,8 +83,9 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       return search(userId, terms);
     }
 
-    async function wordLists(userId: string, terms: string[], perTerm = 50, scope: AppScope = { appId: null }) {
-      const lists = await store.findWordMatches({ userId, scope, terms, perTerm });
+    /** The store's lists for query words, given to it as the ranker's plan gives them: index terms (stems). */
+    async function wordLists(userId: string, words: string[], perTerm = 50, scope: AppScope = { appId: null }) {
+      const lists = await store.findWordMatches({ userId, scope, terms: words.map(indexTerm), perTerm });
       return lists.map((l) => l.ids);
     }
 
@@ -409,7 +410,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(await store.findWordMatches({ userId: 'u1', scope: { appId: null }, terms: [], perTerm: 5 })).toEqual([]);
     });
 
-    it('matches words through their stems and case, as the full-text index does', async () => {
+    it('matches words through their stems and case, as core\'s analysis gives them', async () => {
       const m = memory('u1', 'We went Hiking in the Alps', [1, 0, 0, 0]);
       await store.insertMemory(m);
       expect(await wordLists('u1', ['hikes', 'alps', 'ALPS'])).toEqual([[m.id], [m.id], [m.id]]);

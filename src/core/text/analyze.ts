@@ -55,7 +55,8 @@ function splitWords(text: string, language: Language): string[] {
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   const lower = text.toLowerCase();
-  const pattern = /[\p{L}\p{N}\p{M}]+/gu;
+  // A word starts with a letter or digit: a lone mark (an emoji's variation selector) is none.
+  const pattern = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
   if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(lower)) return lower.match(pattern) ?? [];
   const locale = needsSegmenter(languageInfo(language).script) ? language : 'zh';
   const out: string[] = [];
@@ -92,19 +93,29 @@ export function detectLanguage(text: string, split?: readonly string[]): Languag
   if (candidates.length === 1) return candidates[0] as Language;
   const list = split ?? splitWords(text, candidates[0] as Language);
   const lower = ascii ? '' : text.toLowerCase();
-  let chosen = candidates[0] as Language;
-  let chosenVotes = -1;
-  for (const language of candidates) {
+  const first = candidates[0] as Language;
+  const firstStops = stopWordsOf(first);
+  // Each language against the default, on the stop words only one of the two uses ("a" is English, Spanish and
+  // Portuguese: no evidence either way), plus half a vote for its letters (a name such as "São João" has them too).
+  let chosen = first;
+  let chosenLead = 0;
+  for (const language of candidates.slice(1)) {
     const stops = stopWordsOf(language);
-    let votes = 0;
-    for (const w of list) if (stops.has(w)) votes++;
+    let lead = 0;
+    for (const w of list) {
+      if (stops.has(w) && !firstStops.has(w) && !DEFAULT_HOMOGRAPHS.has(w)) lead++;
+      else if (firstStops.has(w) && !stops.has(w)) lead--;
+    }
     const cues = languageInfo(language).cues;
-    // Half a vote: a name or a loan word ("São Paulo") must not outweigh one function word.
-    if (cues !== undefined && !ascii && cues.test(lower)) votes += 0.5;
-    if (votes > chosenVotes) [chosen, chosenVotes] = [language, votes];
+    if (cues !== undefined && !ascii && cues.test(lower)) lead += 0.5;
+    if (lead > chosenLead) [chosen, chosenLead] = [language, lead];
   }
-  return chosen;
+  // The default must be outvoted clearly: an English fact naming "Hospital de São João" stays English.
+  return chosenLead >= 1 ? chosen : first;
 }
+
+/** Common English words that are also function words elsewhere: no evidence of the other language. */
+const DEFAULT_HOMOGRAPHS = new Set(['ya', 'em', 'son', 'die', 'was', 'will', 'also', 'so', 'man', 'war', 'hat', 'bin', 'see', 'fast', 'kind', 'come', 'con', 'per', 'plus', 'still', 'here']);
 
 /** Analyses a text: its language (given, or detected) and its words. */
 export function analyzeText(text: string, language?: Language): TextAnalysis {

@@ -48,10 +48,17 @@ function order(query: string, candidates: Candidate[]): string[] {
 }
 
 describe('HybridRanker.plan', () => {
-  it('embeds the query without its question frame and searches words without stop words', () => {
+  it('embeds the query without its question frame and searches the stems of words that are not stop words', () => {
     const plan = new HybridRanker().plan('When did Ana start pottery classes?', 5);
     expect(plan.embedText).toBe('Ana start pottery classes');
-    expect(plan.terms).toEqual(['ana', 'start', 'pottery', 'classes']);
+    expect(plan.language).toBe('en');
+    expect(plan.terms).toEqual(['ana', 'start', 'potteri', 'class']);
+  });
+
+  it('reads a query in its own language', () => {
+    const plan = new HybridRanker().plan('小明对什么过敏？', 5);
+    expect(plan.language).toBe('zh');
+    expect(plan.terms).toEqual(['小明', '过敏']);
   });
 
   it('searches deeper for large limits', () => {
