@@ -32,13 +32,24 @@ const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** The shared evaluation data beside the repository (`../shared/eval`), or `MEMORY_EVAL_DIR`. */
 const sharedDir = process.env.MEMORY_EVAL_DIR ?? resolve(repoRoot, '..', 'shared', 'eval');
 
-/** The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists. */
+/** Our fact sets in other languages, `tools/eval/data/facts-<code>/`: one row each, so no language hides another. */
+export const FACT_LANGUAGES = ['zh', 'ja', 'ko', 'de', 'es', 'fr', 'ru', 'pt'] as const;
+/** After them, `facts-mixed`: users who mix languages and scripts (English questions over German facts, RTL, emoji). */
+export const FACT_SETS = [...FACT_LANGUAGES, 'mixed'] as const;
+
+const dataDir = join(repoRoot, 'tools', 'eval', 'data');
+
+/**
+ * The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists
+ * (English, then one set a language, then mixed languages).
+ */
 export function defaultSuite(): { sets: EvalSet[]; missing: string[] } {
   const candidates: EvalSet[] = [
     evalSetOf(join(sharedDir, 'locomo-dev'), 'locomo-turns'),
     evalSetOf(join(sharedDir, 'locomo-facts-dev'), 'locomo-facts'),
     evalSetOf(join(sharedDir, 'longmemeval-dev'), 'longmemeval'),
-    evalSetOf(join(repoRoot, 'tools', 'eval', 'data', 'people-facts'), 'people-facts'),
+    evalSetOf(join(dataDir, 'people-facts'), 'people-facts'),
+    ...FACT_SETS.map((code) => evalSetOf(join(dataDir, `facts-${code}`), `facts-${code}`)),
   ];
   const present = (set: EvalSet): boolean => existsSync(join(set.dir, 'memories.jsonl')) && existsSync(join(set.dir, 'queries.jsonl'));
   return { sets: candidates.filter(present), missing: candidates.filter((s) => !present(s)).map((s) => s.dir) };

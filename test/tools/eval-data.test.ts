@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { loadEvalData, usersOf, type EvalData } from '../../tools/eval/dataset.js';
+import { defaultSuite, evalSetOf, FACT_LANGUAGES, FACT_SETS } from '../../tools/eval/suite.js';
+
+// The hand-written fact sets in other languages (tools/eval/data/facts-<code>/, and facts-mixed): read through the
+// evaluation's own loader and checked for what a typo or a copy-paste slip would break: ids, gold that points nowhere or at another
+// user, the shape of each person's questions, and text in the wrong script.
+
+const DATA = new URL('../../tools/eval/data/', import.meta.url).pathname;
+
+const HAN = /\p{Script=Han}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+const CYRILLIC = /\p{Script=Cyrillic}/u;
+const LATIN = /\p{Script=Latin}/u;
+const FOREIGN_TO_LATIN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}]/u;
+
+/** What every text (fact or question) of a language must look like: its script, and none that belongs elsewhere. */
+const SCRIPT: Record<(typeof FACT_SETS)[number], (text: string) => boolean> = {
+  // Chinese and Japanese are written without spaces; Chinese has no kana, Japanese always has some.
+  zh: (t) => HAN.test(t) && !KANA.test(t) && !HANGUL.test(t) && !t.includes(' '),
+  ja: (t) => KANA.test(t) && !HANGUL.test(t) && !t.includes(' '),
+  ko: (t) => HANGUL.test(t) && !KANA.test(t) && !HAN.test(t),
+  ru: (t) => CYRILLIC.test(t) && !HAN.test(t),
+  de: (t) => LATIN.test(t) && !FOREIGN_TO_LATIN.test(t),
+  es: (t) => LATIN.test(t) && !FOREIGN_TO_LATIN.test(t),
+  fr: (t) => LATIN.test(t) && !FOREIGN_TO_LATIN.test(t),
+  pt: (t) => LATIN.test(t) && !FOREIGN_TO_LATIN.test(t),
+  // Mixed on purpose; what it must hold is checked below.
+  mixed: () => true,
+};
+
+/** Letters only the language of a Latin-script set uses: a set that holds them is not another language's copy. */
+const MARKS: Partial<Record<(typeof FACT_SETS)[number], RegExp>> = {
+  de: /[äöüß]/,
+  es: /[ñ¿]/,
+  fr: /[èêçœ]/,
+  pt: /[ãõç]/,
+};
+
+const byUser = <T extends { userId: string }>(rows: readonly T[], userId: string): T[] => rows.filter((r) => r.userId === userId);
+
+describe.each(FACT_SETS)('facts-%s', (lang) => {
+  const dir = `${DATA}facts-${lang}`;
+  const data: EvalData = loadEvalData(dir);
+  const memoryById = new Map(data.memories.map((m) => [m.id, m]));
+
+  it('is named for its language and has exhaustive gold', () => {
+    expect(evalSetOf(dir)).toMatchObject({ name: `facts-${lang}`, exhaustive: true });
+  });
+
+  it('has 4 people of the language, 12 facts and 10 questions each, with unique ids of the set layout', () => {
+    const users = usersOf(data.memories);
+    expect(users).toHaveLength(4);
+    expect(new Set(data.queries.map((q) => q.userId))).toEqual(new Set(users));
+    for (const user of users) {
+      expect(user).toMatch(new RegExp(`^u-${lang}-[a-z-]+$`));
+      expect(byUser(data.memories, user)).toHaveLength(12);
+      expect(byUser(data.queries, user)).toHaveLength(10);
+    }
+    expect(memoryById.size).toBe(data.memories.length);
+    expect(new Set(data.queries.map((q) => q.id)).size).toBe(data.queries.length);
+    for (const m of data.memories) expect(m.id).toMatch(new RegExp(`^${m.userId}:f\\d\\d$`));
+    for (const q of data.queries) expect(q.id).toMatch(new RegExp(`^${q.userId}:q\\d\\d$`));
+  });
+
+  it('stores the facts in increasing createdAt order, a few minutes apart within a person', () => {
+    const times = data.memories.map((m) => Date.parse(m.createdAt));
+    for (const [i, t] of times.entries()) {
+      expect(Number.isNaN(t), data.memories[i]?.createdAt).toBe(false);
+      if (i > 0) expect(t).toBeGreaterThan(times[i - 1] as number);
+    }
+    for (const user of usersOf(data.memories)) {
+      const own = byUser(data.memories, user).map((m) => Date.parse(m.createdAt));
+      for (let i = 1; i < own.length; i++) expect((own[i] as number) - (own[i - 1] as number)).toBeGreaterThanOrEqual(3 * 60_000);
+      // Random order: ids are in topic order, so a set stored in id order was not shuffled.
+      const ids = byUser(data.memories, user).map((m) => m.id);
+      expect(ids).not.toEqual([...ids].sort());
+    }
+  });
+
+  it('points every gold id at a fact of the question\'s own user, once', () => {
+    for (const q of data.queries) {
+      expect(new Set(q.gold).size, q.id).toBe(q.gold.length);
+      for (const id of q.gold) expect(memoryById.get(id)?.userId, `${q.id} -> ${id}`).toBe(q.userId);
+    }
+  });
+
+  it('asks each person 3 unanswerable, 1+ multi-fact and 6 direct, paraphrased or temporal questions', () => {
+    for (const user of usersOf(data.memories)) {
+      const queries = byUser(data.queries, user);
+      const of = (category: string): typeof queries => queries.filter((q) => q.category === category);
+      expect(queries.every((q) => ['direct', 'paraphrase', 'temporal', 'multi-fact', 'unanswerable'].includes(q.category))).toBe(true);
+      expect(of('unanswerable').map((q) => [q.gold.length, q.unanswerable])).toEqual([[0, true], [0, true], [0, true]]);
+      expect(of('multi-fact').length).toBeGreaterThanOrEqual(1);
+      for (const q of of('multi-fact')) expect(q.gold.length, q.id).toBeGreaterThanOrEqual(2);
+      expect(of('direct').length).toBeGreaterThanOrEqual(2);
+      expect(of('paraphrase').length).toBeGreaterThanOrEqual(2);
+      expect(of('direct').length + of('paraphrase').length + of('temporal').length).toBe(6);
+      for (const q of queries.filter((x) => x.category !== 'unanswerable')) expect(q.gold.length, q.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('lists the newest fact first in a temporal question\'s gold, the superseded ones after it', () => {
+    const temporal = data.queries.filter((q) => q.category === 'temporal');
+    expect(temporal.length).toBeGreaterThan(0);
+    for (const q of temporal) {
+      expect(q.gold.length, q.id).toBeGreaterThanOrEqual(2);
+      const [newest, ...older] = q.gold.map((id) => Date.parse(memoryById.get(id)?.createdAt ?? ''));
+      for (const t of older) expect(newest, q.id).toBeGreaterThan(t);
+    }
+  });
+
+  it('writes every fact and question in the language\'s script', () => {
+    const texts = [...data.memories.map((m) => m.text), ...data.queries.map((q) => q.query)];
+    expect(texts.filter((t) => !SCRIPT[lang](t))).toEqual([]);
+    const marks = MARKS[lang];
+    if (marks !== undefined) expect(texts.filter((t) => marks.test(t)).length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('facts-mixed holds what it is for', () => {
+  const data = loadEvalData(`${DATA}facts-mixed`);
+  const facts = data.memories.map((m) => m.text);
+  const questions = data.queries.map((q) => q.query);
+  const some = (texts: string[], pattern: RegExp): boolean => texts.some((t) => pattern.test(t));
+
+  it('has Arabic and Hebrew facts, emoji, a decomposed accent, and English words inside Chinese and Japanese', () => {
+    expect(some(facts, /\p{Script=Arabic}/u)).toBe(true);
+    expect(some(facts, /\p{Script=Hebrew}/u)).toBe(true);
+    expect(some(facts, /\p{Extended_Pictographic}/u)).toBe(true);
+    expect(some(facts, /\p{M}/u)).toBe(true);
+    expect(facts.some((t) => t !== t.normalize('NFC'))).toBe(true);
+    expect(some(facts, /\p{Script=Han}.*[A-Za-z]{3}|[A-Za-z]{3}.*\p{Script=Han}/u)).toBe(true);
+    expect(some(facts, /\p{Script=Hiragana}.*[A-Za-z]{3}|[A-Za-z]{3}.*\p{Script=Hiragana}/u)).toBe(true);
+  });
+
+  it('asks English questions over facts in other languages', () => {
+    const english = data.queries.filter((q) => /^[\x20-\x7e]+$/.test(q.query) && q.gold.length > 0);
+    expect(english.length).toBeGreaterThanOrEqual(6);
+    const factById = new Map(data.memories.map((m) => [m.id, m.text]));
+    for (const q of english.filter((x) => x.userId !== 'u-mixed-lukas-weber')) {
+      for (const id of q.gold) expect(factById.get(id), q.id).toMatch(/[^\x20-\x7e]/);
+    }
+    expect(some(questions, /\p{Script=Arabic}/u) && some(questions, /\p{Script=Hebrew}/u)).toBe(true);
+  });
+});
+
+describe('the evaluation suite', () => {
+  it('measures each language in its own row after people-facts, then the mixed set', () => {
+    const names = defaultSuite().sets.map((s) => s.name);
+    const people = names.indexOf('people-facts');
+    expect(people).toBeGreaterThanOrEqual(0);
+    expect(names.slice(people + 1, people + 1 + FACT_SETS.length)).toEqual([...FACT_LANGUAGES.map((l) => `facts-${l}`), 'facts-mixed']);
+  });
+});
