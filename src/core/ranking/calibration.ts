@@ -123,5 +123,13 @@ export function resolveCalibration(model: string, modelDir?: string): ResolvedCa
   }
   const builtIn = builtInCalibration(model);
   if (builtIn) return { calibration: builtIn, source: 'built in', fallback: false };
-  return { calibration: { ...DEFAULT_CALIBRATION, model }, source: 'fallback (use-lite)', fallback: true };
+  return { calibration: { ...DEFAULT_CALIBRATION, model, languages: languagesByName(model) }, source: 'fallback (use-lite)', fallback: true };
+}
+
+/**
+ * The languages of a model without a calibration, from its name: the multilingual sentence encoders say so
+ * ("paraphrase-multilingual-MiniLM-L12-v2", "multilingual-e5-small", LaBSE, BGE-M3); others are taken as English.
+ */
+export function languagesByName(model: string): string[] {
+  return /multilingual|labse|bge-m3|xlm|m-?e5|mxbai-embed-large/i.test(model) ? ['*'] : ['en'];
 }

@@ -27,12 +27,19 @@ export class TermWeights {
    * contain no query term, added to the pool's size so that a few memories (a new user's) do not make every term
    * look common; `related`: the related words, the credit they earn, and the breadth beyond which it shrinks.
    */
+  /** Part of a word (text/parts.ts): the share of a term's weight a word that contains it, or is contained in it, earns. */
+  readonly #partCredit: number;
+  readonly #isPart: (term: string, stem: string) => boolean;
+
   constructor(
     queryStems: readonly string[],
     pool: readonly ReadonlySet<string>[],
     prior = 0,
     related: { stems: (stem: string) => readonly string[]; credit: number; breadth?: number } = { stems: () => [], credit: 0 },
+    parts: { credit: number; isPart: (term: string, stem: string) => boolean } = { credit: 0, isPart: () => false },
   ) {
+    this.#partCredit = parts.credit;
+    this.#isPart = parts.isPart;
     this.terms = [...new Set(queryStems)];
     this.#relatedTo = new Map();
     if (related.credit > 0) {
@@ -98,7 +105,31 @@ export class TermWeights {
   /** The share of a query term the stems cover: 1 when present, its related-word credit when related, else 0. */
   #share(t: string, stems: ReadonlySet<string>, also: ReadonlySet<string> | undefined, related: ReadonlySet<string> | undefined): number {
     if (stems.has(t) || also?.has(t) === true) return 1;
-    return related?.has(t) === true ? (this.#termCredit.get(t) ?? 0) : 0;
+    const byRelated = related?.has(t) === true ? (this.#termCredit.get(t) ?? 0) : 0;
+    if (this.#partCredit <= 0) return byRelated;
+    const byPart = this.#partsOf(stems).has(t) || (also !== undefined && this.#partsOf(also).has(t)) ? this.#partCredit : 0;
+    return Math.max(byRelated, byPart);
+  }
+
+  /** The query terms that a word of the stems holds as a part, or is a part of (memoised per stem set, as #relatedOf). */
+  readonly #parts = new Map<ReadonlySet<string>, ReadonlySet<string>>();
+  #partsOf(stems: ReadonlySet<string>): ReadonlySet<string> {
+    let found = this.#parts.get(stems);
+    if (found === undefined) {
+      const set = new Set<string>();
+      for (const t of this.terms) {
+        if (stems.has(t)) continue;
+        for (const stem of stems) {
+          if (this.#isPart(t, stem)) {
+            set.add(t);
+            break;
+          }
+        }
+      }
+      found = set;
+      this.#parts.set(stems, found);
+    }
+    return found;
   }
 
   /** The query terms that a related word among the stems stands for (undefined when none or credit is off). */

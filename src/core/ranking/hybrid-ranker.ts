@@ -7,6 +7,8 @@ import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { analyzeText, isStopWordIn, stemIn, termsOf } from '../text/analyze.js';
 import type { Language } from '../text/languages.js';
+import { isPartOf } from '../text/parts.js';
+import { conceptRelated } from '../text/related.js';
 import type { QueryPlan, Ranker, ScoreParts, ScoredCandidate } from './types.js';
 
 /** The tunable constants of the ranker (the values in use are DEFAULT_RANKER_PARAMS plus the model's calibration). */
@@ -87,6 +89,13 @@ export interface RankerParams {
    */
   languages: 'all' | readonly Language[];
   foreignSemanticWeight: number;
+  /**
+   * Share of a query term's weight that a word holding it as a part earns, or a word it holds ("allergisch" in
+   * "Haselnussallergie", "车" in "汽车": text/parts.ts), in queries other than English.
+   */
+  partCredit: number;
+  /** Share of a query term's weight that a word of the same everyday concept earns (text/concepts.ts), in queries other than English. */
+  conceptCredit: number;
   foreignCalibration: readonly (readonly [number, number])[];
 }
 
@@ -133,7 +142,9 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   bestGap: 0.5,
   calibration: DEFAULT_CALIBRATION.knots,
   languages: modelLanguages(DEFAULT_CALIBRATION),
-  foreignSemanticWeight: 0.1,
+  foreignSemanticWeight: 0,
+  partCredit: 0.5,
+  conceptCredit: 0.5,
   foreignCalibration: DEFAULT_CALIBRATION.foreignKnots ?? DEFAULT_CALIBRATION.knots,
 };
 
@@ -304,8 +315,12 @@ export class HybridRanker implements Ranker {
       plan.terms,
       features.map((f) => f.reading.stems),
       p.poolPrior,
-      // WordNet's related words are English stems.
-      { stems: relatedStems, credit: plan.language === 'en' ? p.relatedCredit : 0, breadth: p.relatedBreadth },
+      // WordNet relates English words; the concepts of everyday facts (text/concepts.ts) those of other languages.
+      plan.language === 'en'
+        ? { stems: relatedStems, credit: p.relatedCredit, breadth: p.relatedBreadth }
+        : { stems: conceptRelated(plan.language), credit: p.conceptCredit },
+      // English compounds are written apart, and its recall was tuned without parts.
+      { credit: plan.language === 'en' ? 0 : p.partCredit, isPart: isPartOf },
     );
     const span = dateSpanOf(query);
     const understood = (language: Language): boolean => p.languages === 'all' || language === 'und' || p.languages.includes(language);
