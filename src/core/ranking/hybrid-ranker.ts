@@ -96,6 +96,7 @@ export interface RankerParams {
   partCredit: number;
   /** Share of a query term's weight that a word of the same everyday concept earns (text/concepts.ts), in queries other than English. */
   conceptCredit: number;
+
   foreignCalibration: readonly (readonly [number, number])[];
 }
 
@@ -143,7 +144,10 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   calibration: DEFAULT_CALIBRATION.knots,
   languages: modelLanguages(DEFAULT_CALIBRATION),
   foreignSemanticWeight: 0,
-  partCredit: 0.5,
+  // Words-only path, fitted on the suite's fact sets in eight languages (0.5 -> 0.75: hit at the defaults 0.528 ->
+  // 0.552, unanswerable questions answered with nothing 0.639 -> 0.611).
+  partCredit: 0.75,
+  // 0 -> 0.5: recall@5 0.788 -> 0.831 on those sets; above it, near-miss questions pass on a related word.
   conceptCredit: 0.5,
   foreignCalibration: DEFAULT_CALIBRATION.foreignKnots ?? DEFAULT_CALIBRATION.knots,
 };
