@@ -187,3 +187,46 @@ describe('helpers', () => {
     expect(piecewise(knots, 2)).toBe(1);
   });
 });
+
+describe('HybridRanker in languages the model does not understand', () => {
+  // USE-lite gives every Chinese sentence nearly the same vector: the cosines below are what it gave these facts.
+  const facts = [
+    candidate({ id: 'allergy', text: '小明对花生过敏。', cosine: 0.586 }),
+    candidate({ id: 'work', text: '小明在北京的一家医院当护士。', cosine: 0.586 }),
+    candidate({ id: 'car', text: '小明开一辆蓝色的丰田车。', cosine: 0.586 }),
+    candidate({ id: 'daughter', text: '小明的女儿叫小红。', cosine: 0.586 }),
+  ];
+  const ranked = (query: string, candidates = facts) => {
+    const ranker = new HybridRanker();
+    return ranker.rank(query, ranker.plan(query, 5), candidates);
+  };
+
+  it('ranks by the words, says so in explain, and keeps 0.7 for the memory that answers', () => {
+    const [first, second] = ranked('小明对什么过敏？');
+    expect(first?.candidate.memory.id).toBe('allergy');
+    expect(first?.parts).toMatchObject({ language: 'zh', path: 'words' });
+    expect(first?.score).toBeGreaterThanOrEqual(0.7);
+    expect(second?.score).toBeLessThan(0.7);
+  });
+
+  it('relates everyday words in the language: a question about work finds the nurse', () => {
+    expect(ranked('小明做什么工作？')[0]?.candidate.memory.id).toBe('work');
+  });
+
+  it('answers nothing above 0.7 for a question about something never stated', () => {
+    expect(ranked('小明的儿子叫什么名字？').every((s) => s.score < 0.7)).toBe(true);
+  });
+
+  it('keeps the semantic path for English, and reads an English question over German memories by the words', () => {
+    const english = ranked('Where does Ana work?', [candidate({ id: 'en', text: 'Ana works as a nurse.', cosine: 0.6 })]);
+    expect(english[0]?.parts).toMatchObject({ language: 'en', path: 'semantic' });
+    const german = ranked('Where does Anna live?', [candidate({ id: 'de', text: 'Anna wohnt in Hamburg und arbeitet in einem Krankenhaus.', cosine: 0.6 })]);
+    expect(german[0]?.parts).toMatchObject({ language: 'de', path: 'words' });
+  });
+
+  it('follows the model: a multilingual one reads every language by meaning', () => {
+    const ranker = new HybridRanker({ languages: 'all' });
+    const [first] = ranker.rank('小明对什么过敏？', ranker.plan('小明对什么过敏？', 5), facts);
+    expect(first?.parts?.path).toBe('semantic');
+  });
+});
