@@ -17,6 +17,7 @@ import { CONFLICT_RETRY } from '../../../src/storage/postgres/retry.js';
 import { mulberry32 } from '../../../tools/shared/prng.js';
 import { startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { storeContract, unit } from '../store-contract.js';
+import { analyzeText, termsOf } from '../../../src/core/text/analyze.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -346,7 +347,7 @@ describe('PgStore specifics', () => {
     const yearZero = { ...memory(app.id, 'u', 'ancient', [1, 0, 0, 0]), createdAt: '0000-06-01T00:00:00.000Z' };
     await expect(store!.insertMemory(yearZero)).rejects.toMatchObject({ code: 'validation_error', details: [{ path: 'createdAt' }] });
     await store!.insertMemory(memory(app.id, 'u', 'plain words', [1, 0, 0, 0]));
-    const lists = await store!.findWordMatches({ userId: 'u', scope: { appId: null }, terms: ['wor\u0000ds', '\u0000'], perTerm: 5 });
+    const lists = await store!.findWordMatches({ userId: 'u', scope: { appId: null }, terms: ['wor\u0000d', '\u0000'], perTerm: 5 });
     expect(lists.map((l) => l.ids.length)).toEqual([1, 0]);
     await store!.close();
   });
@@ -391,7 +392,7 @@ describe('PgStore specifics', () => {
     await store.close();
   });
 
-  it('finds the same memories by word as SQLite FTS5 for one user', async () => {
+  it('finds the same memories by word as SQLite for one user, both indexing core\'s terms', async () => {
     const corpus = [
       'Caroline went to the LGBTQ support group on Tuesday and found it really moving.',
       'Melanie painted a sunrise over the lake last year.',
@@ -403,7 +404,10 @@ describe('PgStore specifics', () => {
       'Melanie signed up for a pottery class and made a black and white bowl.',
       'Caroline wants to pursue a career in counseling and mental health.',
     ];
-    const terms = ['caroline', 'support', 'groups', 'melanie', 'paint', 'career', 'pursuing', 'pottery', 'bowl', 'mental', 'health', 'absent'];
+    // As the ranker's plan hands them to the store: index terms (stems).
+    const terms = ['caroline', 'support', 'groups', 'melanie', 'paint', 'career', 'pursuing', 'pottery', 'bowl', 'mental', 'health', 'absent'].map(
+      (word) => termsOf(analyzeText(word, 'en'))[0] as string,
+    );
     const [pgStore] = await nodes(1);
     const sqlite = SqliteStore.open({ path: ':memory:' });
     const found: string[][][] = [];
