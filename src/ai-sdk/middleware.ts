@@ -78,7 +78,14 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-const consoleLogger: MemoryLogger = { warn: (message, fields) => console.warn(`agent-memory: ${message}`, fields ?? {}) };
+/**
+ * Without a logger of the program's, warnings go to the console: this runs inside the program's own process (a
+ * server, an edge function), where a silent fallback would hide that the model answered without memories.
+ */
+const consoleLogger: MemoryLogger = {
+  // eslint-disable-next-line no-console -- the documented default, see above
+  warn: (message, fields) => console.warn(`agent-memory: ${message}`, fields ?? {}),
+};
 
 export function memoryMiddleware(options: MemoryMiddlewareOptions): LanguageModelMiddleware {
   const { client, userId, appId, limit, minScore } = options;
