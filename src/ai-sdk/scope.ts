@@ -1,10 +1,10 @@
 import type { MemoryClient } from '../client/client.js';
-import { MemoryApiError, MemoryClientError, MemoryValidationError, NotFoundError } from '../client/errors.js';
-import type { ErrorDetail } from '../core/errors.js';
+import { MemoryApiError, MemoryClientError, MemoryValidationError } from '../client/errors.js';
+import { MemoryError, type ErrorDetail } from '../core/errors.js';
 
 /**
  * What the tools and the middleware need of a memory backend: the methods of `MemoryClient` they call. Narrow on
- * purpose, so that anything with these methods (a `MemoryClient`, or an adapter over an in-process service) serves.
+ * purpose, so that anything with these methods serves: a `MemoryClient`, or `serviceBackend(service)` in process.
  */
 export type MemoryBackend = Pick<MemoryClient, 'store' | 'recall' | 'recallRaw' | 'list' | 'get' | 'update' | 'forget' | 'forgetMany'>;
 
@@ -25,6 +25,11 @@ export interface ToolErrorResult {
  * model read what went wrong (a bad argument, an unknown id, the server out of reach) and go on.
  */
 export function toolErrorResult(error: unknown): ToolErrorResult {
+  // The in-process service's errors (serviceBackend) carry the same codes as the client's.
+  if (error instanceof MemoryError) {
+    const details = error.details ?? [];
+    return { error: { code: error.code, message: error.message, ...(details.length > 0 ? { details } : {}) } };
+  }
   if (error instanceof MemoryClientError) {
     const details = error instanceof MemoryValidationError || error instanceof MemoryApiError ? error.details : [];
     return { error: { code: error.code, message: error.message, ...(details.length > 0 ? { details } : {}) } };
@@ -50,7 +55,8 @@ export async function inScope(client: MemoryBackend, scope: MemoryScope, id: str
     const memory = await client.get(id);
     return memory.userId === scope.userId && (scope.appId === undefined || memory.appId === scope.appId);
   } catch (error) {
-    if (error instanceof NotFoundError) return false;
+    // The client's NotFoundError, or the service's MemoryError: both say not_found.
+    if ((error instanceof MemoryClientError || error instanceof MemoryError) && error.code === 'not_found') return false;
     throw error;
   }
 }
