@@ -3,12 +3,24 @@
  * memories over a `MemoryClient`. Same names, descriptions and argument schemas as the MCP tools (core/tool-texts.ts,
  * core/tool-schemas.ts), without `userId`/`appId`: the program fixes the scope, the model cannot name another user.
  */
-import { tool } from 'ai';
+import { tool, type Tool } from 'ai';
 import { z } from 'zod';
-import { listFields, oneExpiry, orderedWindow, recallFields, storeFields, type RecallInput } from '../core/schemas.js';
+import {
+  listFields,
+  oneExpiry,
+  orderedWindow,
+  recallFields,
+  storeFields,
+  type DeleteResult,
+  type ListResult,
+  type MemoryView,
+  type RecallInput,
+  type RecallItem,
+  type StoreResult,
+} from '../core/schemas.js';
 import { forgetMemoryInput, recallFormatField, updateMemoryInput } from '../core/tool-schemas.js';
 import { NOTHING_RECALLED, TOOL_TEXTS } from '../core/tool-texts.js';
-import { asToolResult, inScope, type MemoryBackend, type MemoryScope } from './scope.js';
+import { asToolResult, inScope, type MemoryBackend, type MemoryScope, type ToolErrorResult } from './scope.js';
 
 export interface MemoryToolsOptions extends MemoryScope {
   client: MemoryBackend;
@@ -24,6 +36,21 @@ const storeInput = z.strictObject(storeArgs).superRefine(oneExpiry);
 const recallInput = z.strictObject({ ...recallArgs, format: recallFormatField }).superRefine(orderedWindow);
 const listInput = z.strictObject(listArgs).superRefine(orderedWindow);
 
+type Result<T> = T | ToolErrorResult;
+
+/**
+ * The tool set's type, spelled out with `ai`'s own `Tool` so that the published declarations name only `ai` (an
+ * inferred type would name `@ai-sdk/provider-utils`, which a strict package manager does not let the program see).
+ */
+// A type alias, not an interface: `generateText({ tools })` takes a ToolSet, an index signature interfaces lack.
+export type MemoryTools = {
+  recall_memories: Tool<z.output<typeof recallInput>, Result<{ context: string } | { memories: RecallItem[] }>>;
+  store_memory: Tool<z.output<typeof storeInput>, Result<StoreResult>>;
+  list_memories: Tool<z.output<typeof listInput>, Result<ListResult>>;
+  update_memory: Tool<z.output<typeof updateMemoryInput>, Result<MemoryView>>;
+  forget_memory: Tool<z.output<typeof forgetMemoryInput>, Result<DeleteResult>>;
+};
+
 /** `appId` only when the scope names one, so the client's own default still applies otherwise. */
 function scoped<T extends object>(scope: MemoryScope, input: T): T & { userId: string; appId?: string } {
   return { ...input, userId: scope.userId, ...(scope.appId === undefined ? {} : { appId: scope.appId }) };
@@ -34,7 +61,7 @@ function scoped<T extends object>(scope: MemoryScope, input: T): T & { userId: s
  * `update_memory`, `forget_memory`. Every failure (a bad argument, an unknown id, the server out of reach) comes
  * back as `{ error: { code, message } }` for the model to read; no tool throws.
  */
-export function memoryTools(options: MemoryToolsOptions) {
+export function memoryTools(options: MemoryToolsOptions): MemoryTools {
   const { client } = options;
   const scope: MemoryScope = { userId: options.userId, appId: options.appId };
   return {
@@ -84,5 +111,3 @@ export function memoryTools(options: MemoryToolsOptions) {
     }),
   };
 }
-
-export type MemoryTools = ReturnType<typeof memoryTools>;
