@@ -134,6 +134,12 @@ describe('import --from mcp-memory', () => {
         JSON.stringify({ type: 'relation', from: 'Dana', to: 'Eve', relationType: 'is_friends_with' }),
       ].join('\n'),
     );
+    // --strict checks the whole file first and imports nothing from a file with a bad line.
+    const strict = await cli('import', '--from', 'mcp-memory', file, '--user-id', 'dana', '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.said).toMatch(/--strict: 6 invalid line\(s\); nothing was imported\./);
+    expect(await stored()).toEqual([]);
+
     const result = await cli('import', '--from', 'mcp-memory', file, '--user-id', 'dana');
     expect(result.code).toBe(1);
     expect(result.said).toMatch(/^line 2: not valid JSON/m);
