@@ -93,13 +93,17 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): LanguageMode
   const logger = options.logger ?? consoleLogger;
   const scope = { userId, ...(appId === undefined ? {} : { appId }) };
 
+  // A tool loop calls the model once per step with the same last user message: it is stored once, not per step
+  // (the server would answer the repeats as duplicates, but only after embedding each).
+  let lastStored: string | undefined;
   const rememberUser = (params: CallOptions): void => {
     if (!options.store) return;
     const text = lastUserText(params.prompt);
-    if (text === undefined) return;
-    // After the call and not awaited: the answer never waits on the store. The same text stored again (a tool
-    // loop calls the model once per step) is answered as a duplicate by the server, nothing is added.
+    if (text === undefined || text === lastStored) return;
+    lastStored = text;
+    // After the call and not awaited: the answer never waits on the store.
     client.store({ ...scope, text }).catch((error: unknown) => {
+      if (lastStored === text) lastStored = undefined;
       logger.warn('could not store the user message', { userId, error: error instanceof Error ? error.message : String(error) });
     });
   };

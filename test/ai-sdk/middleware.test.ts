@@ -6,15 +6,16 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateText, simulateReadableStream, streamText, wrapLanguageModel } from 'ai';
+import { generateText, isStepCount, simulateReadableStream, streamText, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { generateText as generateText6, wrapLanguageModel as wrapLanguageModel6, type LanguageModelMiddleware as Middleware6 } from 'ai6';
 import { MockLanguageModelV3 } from 'ai6/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryMiddleware, type MemoryLogger } from '../../src/ai-sdk/index.js';
-import { MemoryClient } from '../../src/client/index.js';
+import { MemoryClient, type StoreInput } from '../../src/client/index.js';
+import { z } from 'zod';
 import { TEST_KEY, startTestServer, type TestServer } from '../helpers/server.js';
-import { answer, type Prompt } from './support.js';
+import { answer, callTool, scriptedModel, type Prompt } from './support.js';
 
 let server: TestServer;
 let client: MemoryClient;
@@ -90,6 +91,18 @@ describe('memoryMiddleware', () => {
     expect(await result.text).toBe('Noted.');
     await until(async () => (await client.list({ userId: 'dana', appId: 'kitchen' })).total === 1);
     expect((await client.list({ userId: 'dana', appId: 'kitchen' })).memories[0]?.text).toBe('Frank, my brother, is vegan.');
+  });
+
+  it('stores the user message once per turn, not once per step of a tool loop', async () => {
+    const stores: string[] = [];
+    const counting = { recall: client.recall.bind(client), store: (input: StoreInput) => (stores.push(input.text), client.store(input)) };
+    const model = scriptedModel([() => callTool('ping', {}), () => callTool('ping', {}), () => answer('done')]);
+    const wrapped = wrapLanguageModel({ model, middleware: memoryMiddleware({ client: counting, userId: 'ivy', store: true }) });
+    const tools = { ping: tool({ description: 'ping', inputSchema: z.object({}), execute: async () => 'pong' }) };
+    expect((await generateText({ model: wrapped, tools, prompt: 'Ivy likes kites.', stopWhen: isStepCount(4) })).text).toBe('done');
+    expect(model.doGenerateCalls).toHaveLength(3);
+    await until(async () => (await client.list({ userId: 'ivy' })).total === 1);
+    expect(stores).toEqual(['Ivy likes kites.']);
   });
 
   it('calls the model without memories, and logs why, when the recall times out', async () => {
