@@ -20,12 +20,13 @@ export const UNIT = [
   'test/{vitest-projects,entry-points,architecture,packaging}.test.ts',
 ];
 
-/** REST, MCP, the CLI's key commands and the client against the real app in process, on the hash model. */
+/** REST, MCP, the CLI's key commands, the client and the AI SDK adapter against the real app in process, on the hash model. */
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
   'test/mcp/{batch,http,parity,tools}.test.ts',
   'test/cli/{first-key,keys}.test.ts',
   'test/client/*.live.test.ts',
+  'test/ai-sdk/*.test.ts',
   'test/scale/mcp-stateless.test.ts',
 ];
 

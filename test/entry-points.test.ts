@@ -40,6 +40,9 @@ const packagesIn = (files: string[]): string[] =>
     .filter((name) => name !== 'tsx' && name !== 'esbuild')
     .sort();
 
+/** The agent frameworks' packages: only their own entries (agent-memory/ai-sdk) may load them. */
+const FRAMEWORKS = ['ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', '@ai-sdk/gateway'];
+
 const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers'];
 
 describe('the package entry points', () => {
@@ -47,13 +50,24 @@ describe('the package entry points', () => {
     const files = await modulesLoadedBy('src/index.ts');
     expect(files).toContain('src/core/service.ts');
     expect(packagesIn(files).filter((name) => SERVER_SIDE.includes(name))).toEqual([]);
-    expect(files.filter((file) => /^src\/(storage|rest|mcp|cli|embeddings)\//.test(file))).toEqual([]);
+    expect(files.filter((file) => /^src\/(storage|rest|mcp|cli|embeddings|ai-sdk)\//.test(file))).toEqual([]);
+    expect(packagesIn(files).filter((name) => FRAMEWORKS.includes(name))).toEqual([]);
   });
 
   it('agent-memory/client: the client and the shared schemas, nothing of the server side', async () => {
     const files = await modulesLoadedBy('src/client/index.ts');
     expect(packagesIn(files)).toEqual(['zod']);
     expect(files.filter((file) => file.startsWith('src/') && !/^src\/(client|core)\//.test(file))).toEqual([]);
+    expect(files).not.toContain('src/core/service.ts');
+  });
+
+  it('agent-memory/ai-sdk: the AI SDK (an optional peer) over the client, nothing of the server side', async () => {
+    const files = await modulesLoadedBy('src/ai-sdk/index.ts');
+    const packages = packagesIn(files);
+    expect(packages).toContain('ai');
+    expect(packages).toContain('zod');
+    expect(packages.filter((name) => SERVER_SIDE.includes(name))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('src/') && !/^src\/(ai-sdk|client|core)\//.test(file))).toEqual([]);
     expect(files).not.toContain('src/core/service.ts');
   });
 

@@ -1,8 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { license: string; devDependencies: Record<string, string>; engines: { node: string } };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  license: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  exports: Record<string, unknown>;
+  engines: { node: string };
+};
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { engines?: { node?: string } }> };
+
+/** AI SDK 7's packages in the lock file (ai 6 sits under node_modules/ai6 with its own copies, for Node 18+). */
+const AI_SDK_7 = ['node_modules/ai', 'node_modules/@ai-sdk/gateway', 'node_modules/@ai-sdk/provider', 'node_modules/@ai-sdk/provider-utils'];
 
 describe('packaging', () => {
   it('ships the license that package.json names', () => {
@@ -18,6 +29,18 @@ describe('packaging', () => {
     const needsNode22 = Object.entries(lock.packages)
       .filter(([, entry]) => /^>=\s*2[2-9]/.test(entry.engines?.node ?? ''))
       .map(([name]) => name);
-    expect(needsNode22).toEqual([]);
+    // The one exception: AI SDK 7 (a dev dependency and an optional peer, loaded only by agent-memory/ai-sdk) needs
+    // Node 22 itself. The package still runs on Node 20 with AI SDK 6, which the peer range allows and the tests use.
+    expect(needsNode22.filter((name) => !AI_SDK_7.includes(name))).toEqual([]);
+  });
+
+  it('ships agent-memory/ai-sdk with the AI SDK as an optional peer (6 or 7), never installed for everyone', () => {
+    expect(pkg.exports['./ai-sdk']).toEqual({ types: './dist/ai-sdk/index.d.ts', default: './dist/ai-sdk/index.js' });
+    expect(Object.keys(pkg.dependencies)).not.toContain('ai');
+    expect(pkg.peerDependencies.ai).toBe('^6.0.0 || ^7.0.0');
+    expect(pkg.peerDependenciesMeta.ai?.optional).toBe(true);
+    // Tested against both majors: ai (7) and ai 6 under an alias.
+    expect(pkg.devDependencies.ai).toMatch(/^\^7\./);
+    expect(pkg.devDependencies.ai6).toMatch(/^npm:ai@\^6\./);
   });
 });

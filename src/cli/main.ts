@@ -5,7 +5,7 @@ import { DEFAULT_IMPORT_BATCH, MAX_IMPORT_BATCH } from '../core/import.js';
 import { backup } from './commands/backup.js';
 import { copyCommand } from './commands/copy.js';
 import { exportCommand } from './commands/export.js';
-import { importCommand } from './commands/import.js';
+import { IMPORT_SOURCES, importCommand, isImportSource } from './commands/import.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
 import { mcpConfig, mcpDefaults, mcpSessionMode } from './commands/mcp.js';
 import { reembedCommand } from './commands/reembed.js';
@@ -28,6 +28,9 @@ Usage:
                      (--force: with the model that made them, after its files changed)
   agent-memory import FILE.jsonl|- [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
                      resumable (re-run skips what is in), bad lines reported and skipped (--strict: refuse the file)
+  agent-memory import --from mcp-memory FILE --user-id ID [--app-id SLUG]   the MCP memory server's memory.jsonl
+  agent-memory import --from mem0 FILE [--user-id ID] [--app-id SLUG]   mem0's get_all JSON (--user-id: instead
+                     of each entry's user_id); both re-runnable without duplicates
   agent-memory export FILE.jsonl|- [--user-id ID] [--app-id SLUG]   every memory (of one user, of one app) as
                      JSONL, in the format import reads
   agent-memory copy --from SOURCE --to TARGET [--batch 500]   move a whole database (each a SQLite path or a
@@ -130,8 +133,18 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         return await backup(runtimeConfig(values, env), sub, out);
       }
       case 'import': {
-        if (!sub) {
-          out.notice('Usage: agent-memory import FILE.jsonl|- [--batch 64] [--strict]');
+        const usage = 'Usage: agent-memory import FILE.jsonl|- [--batch 64] [--strict], or import --from mcp-memory|mem0 FILE [--user-id ID] [--app-id SLUG]';
+        if (!sub || arg !== undefined) {
+          out.notice(usage);
+          return 2;
+        }
+        const from = values.from;
+        if (from !== undefined && !isImportSource(from)) {
+          out.notice(`--from must be ${IMPORT_SOURCES.join(' or ')}, not "${from}" (without --from, FILE is agent-memory's own JSONL).\n${usage}`);
+          return 2;
+        }
+        if (from === undefined && (values['user-id'] !== undefined || values['app-id'] !== undefined)) {
+          out.notice(`--user-id and --app-id go with --from: in agent-memory's own JSONL each line names its user and app.\n${usage}`);
           return 2;
         }
         const batch = values.batch === undefined ? DEFAULT_IMPORT_BATCH : Number(values.batch);
@@ -139,7 +152,17 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
           out.notice(`--batch must be an integer from 1 to ${MAX_IMPORT_BATCH}, not "${values.batch}".`);
           return 2;
         }
-        return await importCommand(runtimeConfig(values, env), sub, { batchSize: batch, strict: values.strict === true }, out);
+        return await importCommand(
+          runtimeConfig(values, env),
+          sub,
+          {
+            batchSize: batch,
+            strict: values.strict === true,
+            from,
+            scope: { userId: values['user-id'], appId: values['app-id'] },
+          },
+          out,
+        );
       }
       case 'export': {
         if (!sub) {

@@ -84,11 +84,17 @@ export interface ImportOptions {
   onInvalid?: (line: number, message: string) => void;
   onProgress?: (progress: ImportProgress) => void;
   now?: () => Date;
+  /**
+   * Reads one input line into the memories it holds (another tool's export: one line may hold several, or none);
+   * throws a MemoryError saying what is wrong. Default: the project's own format, one memory per line.
+   */
+  parseLine?: (raw: string) => ImportLine[];
 }
 
 export interface ImportResult {
   /** Non-empty lines read. */
   lines: number;
+  /** Memories stored (a line of another tool's export may hold several). */
   imported: number;
   /** Lines already stored by an earlier run (or repeated ids), skipped. */
   present: number;
@@ -120,8 +126,8 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Parses and validates one line; throws a MemoryError (validation_error) describing what is wrong. */
-export function parseImportLine(raw: string): ImportLine {
+/** One line's JSON object; a MemoryError (validation_error) when it is not JSON or not an object. */
+export function parseJsonObject(raw: string, what = 'a line'): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -129,9 +135,20 @@ export function parseImportLine(raw: string): ImportLine {
     throw new MemoryError('validation_error', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new MemoryError('validation_error', 'a line must be a JSON object.');
+    throw new MemoryError('validation_error', `${what} must be a JSON object.`);
   }
-  const line = parseInput(importLineSchema, value);
+  return value as Record<string, unknown>;
+}
+
+/** Whose memories another tool's export becomes: its files name no user or app of ours (mem0's may name a user). */
+export interface ImportScope {
+  userId?: string | undefined;
+  appId?: string | undefined;
+}
+
+/** Parses and validates one line; throws a MemoryError (validation_error) describing what is wrong. */
+export function parseImportLine(raw: string): ImportLine {
+  const line = parseInput(importLineSchema, parseJsonObject(raw));
   const external = line.metadata?.externalId;
   if (line.id !== undefined && external !== undefined && external !== line.id) {
     throw new MemoryError('validation_error', 'metadata.externalId differs from id; id is stored as metadata.externalId.', {
@@ -175,6 +192,7 @@ async function* readLines(input: JsonlInput): AsyncGenerator<{ lineNo: number; r
 export async function importJsonl(target: ImportTarget, input: JsonlInput, options: ImportOptions = {}): Promise<ImportResult> {
   const { store } = target;
   const insertMany = store.insertMemories.bind(store);
+  const parseLine = options.parseLine ?? ((raw: string) => [parseImportLine(raw)]);
   const batchSize = Math.min(MAX_IMPORT_BATCH, Math.max(1, Math.floor(options.batchSize ?? DEFAULT_IMPORT_BATCH)));
   const now = options.now ?? (() => new Date());
   const started = performance.now();
@@ -205,7 +223,7 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
     for await (const line of readLines(input)) {
       try {
         if ('error' in line) throw new MemoryError('validation_error', line.error);
-        parseImportLine(line.raw);
+        parseLine(line.raw);
       } catch (error) {
         invalid(line.lineNo, error);
       }
@@ -228,8 +246,7 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
   // How many identical id-less lines came before: the n-th copy of a line is its own memory, and stays so on resume.
   const seen = new Map<string, number>();
 
-  const prepare = async (lineNo: number, endOffset: number, raw: string): Promise<Prepared> => {
-    const line = parseImportLine(raw);
+  const prepare = async (lineNo: number, endOffset: number, line: ImportLine): Promise<Prepared> => {
     const app = await resolveApp(line.appId ?? DEFAULT_APP_SLUG);
     let key: string;
     if (line.id !== undefined) {
@@ -345,7 +362,11 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
       result.lines++;
       try {
         if ('error' in line) throw new MemoryError('validation_error', line.error);
-        batch.push(await prepare(line.lineNo, line.endOffset, line.raw));
+        const memories = parseLine(line.raw);
+        // All of a line's memories are checked before any is queued: a bad line is skipped whole.
+        const prepared: Prepared[] = [];
+        for (const memory of memories) prepared.push(await prepare(line.lineNo, line.endOffset, memory));
+        batch.push(...prepared);
       } catch (error) {
         invalid(line.lineNo, error);
         continue;

@@ -1,12 +1,11 @@
 /**
  * The tools' input and output schemas, built from the core's field shapes so that a limit or a message is defined
  * once. Only what MCP changes is added here: `userId` becomes optional (the server's configured user fills it in),
- * recall gets `format`, and forget takes `id` or `ids`.
+ * recall gets `format` (core/tool-schemas.ts, with update and forget by id, which the AI SDK tools share).
  */
 import { z } from 'zod';
 import {
   deleteResultSchema,
-  forgetManyInputSchema,
   listFields,
   listResultSchema,
   memoryRefSchema,
@@ -15,11 +14,10 @@ import {
   orderedWindow,
   recallFields,
   recallResultSchema,
-  someUpdate,
   storeFields,
   storeResultSchema,
-  updateFields,
 } from '../core/schemas.js';
+import { recallFormatField } from '../core/tool-schemas.js';
 
 const optionalUserId = storeFields.userId
   .optional()
@@ -44,20 +42,13 @@ export const storeMemoryInput = z
   })
   .superRefine(oneExpiry);
 
-export const RECALL_FORMATS = ['context', 'raw'] as const;
-export type RecallFormat = (typeof RECALL_FORMATS)[number];
+export { RECALL_FORMATS, type RecallFormat } from '../core/tool-schemas.js';
 
 export const recallMemoriesInput = z.strictObject({
   ...recallFields,
   userId: optionalUserId,
   appId: readAppId,
-  format: z
-    .enum(RECALL_FORMATS, { error: 'format must be "context" or "raw".' })
-    .default('context')
-    .describe(
-      '"context" (default): the matching memories as lines "- [YYYY-MM-DD] <text>" (the date it was last stated). ' +
-        '"raw": the items with id, score, createdAt, updatedAt and metadata.',
-    ),
+  format: recallFormatField,
 }).superRefine(orderedWindow);
 
 export const listMemoriesInput = z
@@ -70,26 +61,11 @@ export const listMemoriesInput = z
 
 export const getMemoryInput = z.strictObject({ id: memoryRefSchema.describe('The memory\u2019s id ("mem_..." or its UUID).') });
 
-export const updateMemoryInput = z
-  .strictObject({
-    id: memoryRefSchema.describe('The memory to change ("mem_..." or its UUID), as recall_memories (format "raw") or list_memories show it.'),
-    ...updateFields,
-  })
-  .superRefine((value, ctx) => someUpdate(value, ctx));
-
-export const forgetMemoryInput = z
-  .strictObject({
-    id: memoryRefSchema.optional().describe('The id of one memory to delete ("mem_..." or its UUID).'),
-    ids: forgetManyInputSchema.shape.ids.optional().describe('Ids of several memories to delete together (all or nothing).'),
-  })
-  .refine((v) => (v.id === undefined) !== (v.ids === undefined), {
-    message: 'Pass either id (one memory) or ids (several memories), not both and not neither.',
-  });
+export { forgetMemoryInput, updateMemoryInput, type ForgetMemoryArgs } from '../core/tool-schemas.js';
 
 export type StoreMemoryArgs = z.output<typeof storeMemoryInput>;
 export type RecallMemoriesArgs = z.output<typeof recallMemoriesInput>;
 export type ListMemoriesArgs = z.output<typeof listMemoriesInput>;
-export type ForgetMemoryArgs = z.output<typeof forgetMemoryInput>;
 
 export const storeMemoryOutput = storeResultSchema;
 export const recallMemoriesOutput = recallResultSchema;

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
+import { NOTHING_RECALLED, TOOL_TEXTS } from '../core/tool-texts.js';
 import type { Caller } from '../core/types.js';
 import { toolError } from './errors.js';
 import { ValidatedTools } from './validated-tools.js';
@@ -73,16 +74,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'store_memory',
     {
-      title: 'Store a memory',
-      description:
-        'Save one durable fact about the user so that it can be recalled in later conversations. Call it after ' +
-        'learning something likely to matter again: a preference, a personal detail, a relationship, a plan or ' +
-        'decision, or a correction of something stored before. Store one self-contained fact per call, written ' +
-        'to make sense on its own months later: in the third person or with names instead of "I"/"you", pronouns ' +
-        'and relative dates resolved ("Alice\'s daughter Mia starts school in September 2026", not "she starts ' +
-        'next month"). Do not store small talk, one-off requests, or secrets such as passwords. A fact that only ' +
-        'holds for a while can carry expiresAt or ttlSeconds. Returns the new memory\'s id; if the same text is ' +
-        'already stored for this user and app, nothing is added and duplicate is true (use update_memory to change it).',
+      ...TOOL_TEXTS.store_memory,
       inputSchema: storeMemoryInput,
       outputSchema: storeMemoryOutput,
       // Adds a new memory each call: neither read-only, nor destructive, nor idempotent.
@@ -97,15 +89,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'recall_memories',
     {
-      title: 'Recall memories',
-      description:
-        "Search the user's memories by meaning. Call it BEFORE answering anything that may depend on the user's " +
-        'history: their preferences, people, plans, past decisions, or something they told you in an earlier ' +
-        'conversation. Phrase the query as the question you need answered. By default it returns the relevant ' +
-        'memories as lines "- [YYYY-MM-DD] <text>", dated when each was last stated: when two disagree, trust the ' +
-        'newer. Format "raw" returns the items with their ids and scores (use it to find ids before ' +
-        'update_memory or forget_memory). metadata, since and until narrow the search. Nothing relevant is a ' +
-        'normal answer; lower minScore (e.g. 0.4) to cast a wider net.',
+      ...TOOL_TEXTS.recall_memories,
       inputSchema: recallMemoriesInput,
       outputSchema: recallMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -116,7 +100,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         format === 'raw'
           ? JSON.stringify(result.memories)
           : // An empty string reads as a broken tool to a model; say plainly that nothing matched.
-            result.context || 'No memories matched this query.';
+            result.context || NOTHING_RECALLED;
       return structured(result, text);
     },
   );
@@ -124,11 +108,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'list_memories',
     {
-      title: 'List memories',
-      description:
-        "List the user's stored memories, newest first, one page at a time (total tells how many there are). Use " +
-        'it to review everything stored, e.g. when the user asks what you remember about them, or to find ids to ' +
-        'forget. To answer a question, prefer recall_memories.',
+      ...TOOL_TEXTS.list_memories,
       inputSchema: listMemoriesInput,
       outputSchema: listMemoriesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -139,10 +119,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'get_memory',
     {
-      title: 'Read a memory',
-      description:
-        'Read one memory by id, whole: its text, metadata, and when it was created, last updated and expires. Use ' +
-        'it to check a memory before updating or forgetting it; an unknown or expired id is not_found.',
+      ...TOOL_TEXTS.get_memory,
       inputSchema: getMemoryInput,
       outputSchema: getMemoryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -153,12 +130,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'update_memory',
     {
-      title: 'Update a memory',
-      description:
-        'Correct or refresh one stored memory in place, keeping its id and creation time: a new text (replaces ' +
-        'the old one, e.g. when a fact changed: "Maria moved to Lisbon" over "Maria lives in Seattle"), new ' +
-        'metadata (replaces it whole), or a new expiry (expiresAt, null to keep it for good, or ttlSeconds). Find ' +
-        'the id with recall_memories (format "raw") or list_memories. Returns the memory as it now is.',
+      ...TOOL_TEXTS.update_memory,
       inputSchema: updateMemoryInput,
       outputSchema: updateMemoryOutput,
       // Overwrites the previous text or metadata (destructive); the same update twice leaves the same memory
@@ -171,12 +143,7 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'forget_memory',
     {
-      title: 'Forget memories',
-      description:
-        'Permanently delete memories by id. Call it when the user asks you to forget something, or when a stored ' +
-        'fact turned out wrong or outdated (then store the corrected fact). Find ids with recall_memories ' +
-        '(format "raw") or list_memories. Pass id for one memory or ids for several. An id that is unknown or ' +
-        'already deleted is not an error: deleted counts the memories actually removed.',
+      ...TOOL_TEXTS.forget_memory,
       inputSchema: forgetMemoryInput,
       outputSchema: forgetMemoryOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

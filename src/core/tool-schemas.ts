@@ -1,0 +1,36 @@
+/**
+ * Inputs that the model-facing tools share, whichever protocol carries them (MCP, AI SDK): the recall tool's
+ * `format`, and update and forget by id. Built from the API's own field shapes, so a limit or a message is
+ * defined once.
+ */
+import { z } from 'zod';
+import { forgetManyInputSchema, memoryRefSchema, someUpdate, updateFields } from './schemas.js';
+
+export const RECALL_FORMATS = ['context', 'raw'] as const;
+export type RecallFormat = (typeof RECALL_FORMATS)[number];
+
+export const recallFormatField = z
+  .enum(RECALL_FORMATS, { error: 'format must be "context" or "raw".' })
+  .default('context')
+  .describe(
+    '"context" (default): the matching memories as lines "- [YYYY-MM-DD] <text>" (the date it was last stated). ' +
+      '"raw": the items with id, score, createdAt, updatedAt and metadata.',
+  );
+
+export const updateMemoryInput = z
+  .strictObject({
+    id: memoryRefSchema.describe('The memory to change ("mem_..." or its UUID), as recall_memories (format "raw") or list_memories show it.'),
+    ...updateFields,
+  })
+  .superRefine((value, ctx) => someUpdate(value, ctx));
+
+export const forgetMemoryInput = z
+  .strictObject({
+    id: memoryRefSchema.optional().describe('The id of one memory to delete ("mem_..." or its UUID).'),
+    ids: forgetManyInputSchema.shape.ids.optional().describe('Ids of several memories to delete together (all or nothing).'),
+  })
+  .refine((v) => (v.id === undefined) !== (v.ids === undefined), {
+    message: 'Pass either id (one memory) or ids (several memories), not both and not neither.',
+  });
+
+export type ForgetMemoryArgs = z.output<typeof forgetMemoryInput>;
