@@ -82,7 +82,9 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
         'and relative dates resolved ("Alice\'s daughter Mia starts school in September 2026", not "she starts ' +
         'next month"). Do not store small talk, one-off requests, or secrets such as passwords. A fact that only ' +
         'holds for a while can carry expiresAt or ttlSeconds. Returns the new memory\'s id; if the same text is ' +
-        'already stored for this user and app, nothing is added and duplicate is true (use update_memory to change it).',
+        'already stored for this user and app, nothing is added and duplicate is true (use update_memory to change it). ' +
+        'With key (your own name for the fact, e.g. "profile:city"), a memory already stored under that key is ' +
+        'replaced instead (same id, updated true): use it for facts that have one current value.',
       inputSchema: storeMemoryInput,
       outputSchema: storeMemoryOutput,
       // Adds a new memory each call: neither read-only, nor destructive, nor idempotent.
@@ -142,12 +144,14 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       title: 'Read a memory',
       description:
         'Read one memory by id, whole: its text, metadata, and when it was created, last updated and expires. Use ' +
-        'it to check a memory before updating or forgetting it; an unknown or expired id is not_found.',
+        'it to check a memory before updating or forgetting it; an unknown or expired id is not_found. Pass key ' +
+        'instead of id to read the memory stored under that key (store_memory with key).',
       inputSchema: getMemoryInput,
       outputSchema: getMemoryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ id }) => structured(await service.get(caller, id)),
+    async ({ id, ...byKey }) =>
+      structured(id === undefined ? await service.getByKey(caller, scoped(byKey, defaults, caller)) : await service.get(caller, id)),
   );
 
   tools.register(
@@ -175,13 +179,15 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
       description:
         'Permanently delete memories by id. Call it when the user asks you to forget something, or when a stored ' +
         'fact turned out wrong or outdated (then store the corrected fact). Find ids with recall_memories ' +
-        '(format "raw") or list_memories. Pass id for one memory or ids for several. An id that is unknown or ' +
-        'already deleted is not an error: deleted counts the memories actually removed.',
+        '(format "raw") or list_memories. Pass id for one memory, ids for several, or key for the memory stored ' +
+        'under that key. An id or key that is unknown or already deleted is not an error: deleted counts the ' +
+        'memories actually removed.',
       inputSchema: forgetMemoryInput,
       outputSchema: forgetMemoryOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ id, ids }) => {
+    async ({ id, ids, ...byKey }) => {
+      if (byKey.key !== undefined) return structured(await service.forgetByKey(caller, scoped(byKey, defaults, caller)));
       const result = ids === undefined ? await service.forget(caller, id) : await service.forgetMany(caller, { ids });
       return structured(result);
     },
