@@ -12,7 +12,7 @@ const files = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))
   .map((file) => join('src', file));
 
-/** The top folder under src/ of a source path: core, storage, embeddings, rest, mcp, client, console, runtime, cli. */
+/** The top folder under src/ of a source path: core, storage, embeddings, rest, mcp, client, langgraph, console, runtime, cli. */
 const layer = (path: string): string => path.split(/[\\/]/)[1] ?? '';
 
 /** `from` → every layer it imports from, through relative specifiers (static, dynamic, re-exports). */
@@ -32,6 +32,8 @@ const ALLOWED: Record<string, string[]> = {
   rest: ['core'],
   mcp: ['core'],
   client: ['core'],
+  // Framework adapters sit beside the client and call the server through it.
+  langgraph: ['core', 'client'],
   console: ['core'],
   runtime: ['core', 'storage', 'embeddings', 'rest', 'mcp'],
   cli: ['core', 'runtime'],
@@ -56,5 +58,6 @@ describe('the source tree', () => {
     expect(all.some(({ file, target }) => file.startsWith('src/rest') && target.startsWith('src/core'))).toBe(true);
     expect(all.some(({ file, target }) => file.startsWith('src/runtime') && target.startsWith('src/mcp'))).toBe(true);
     expect(all.some(({ file, target }) => file.startsWith('src/cli') && target.startsWith('src/runtime'))).toBe(true);
+    expect(all.some(({ file, target }) => file.startsWith('src/langgraph') && target.startsWith('src/client'))).toBe(true);
   });
 });

@@ -41,19 +41,30 @@ const packagesIn = (files: string[]): string[] =>
     .sort();
 
 const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers'];
+/** The framework adapters' optional peers: only their own entry may load them. */
+const FRAMEWORKS = /^@langchain\//;
 
 describe('the package entry points', () => {
   it('agent-memory (library): the service, its interfaces and schemas, with no database driver, HTTP framework or model', async () => {
     const files = await modulesLoadedBy('src/index.ts');
     expect(files).toContain('src/core/service.ts');
-    expect(packagesIn(files).filter((name) => SERVER_SIDE.includes(name))).toEqual([]);
-    expect(files.filter((file) => /^src\/(storage|rest|mcp|cli|embeddings)\//.test(file))).toEqual([]);
+    expect(packagesIn(files).filter((name) => SERVER_SIDE.includes(name) || FRAMEWORKS.test(name))).toEqual([]);
+    expect(files.filter((file) => /^src\/(storage|rest|mcp|cli|embeddings|langgraph)\//.test(file))).toEqual([]);
   });
 
   it('agent-memory/client: the client and the shared schemas, nothing of the server side', async () => {
     const files = await modulesLoadedBy('src/client/index.ts');
     expect(packagesIn(files)).toEqual(['zod']);
     expect(files.filter((file) => file.startsWith('src/') && !/^src\/(client|core)\//.test(file))).toEqual([]);
+    expect(files).not.toContain('src/core/service.ts');
+  });
+
+  it('agent-memory/langgraph: the store over the client, with LangGraph\u2019s checkpoint package and nothing of the server side', async () => {
+    const files = await modulesLoadedBy('src/langgraph/index.ts');
+    const packages = packagesIn(files);
+    expect(packages).toContain('@langchain/langgraph-checkpoint');
+    expect(packages.filter((name) => SERVER_SIDE.includes(name))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('src/') && !/^src\/(client|core|langgraph)\//.test(file))).toEqual([]);
     expect(files).not.toContain('src/core/service.ts');
   });
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import { searchCandidates } from '../../src/core/candidates.js';
-import type { AppScope, IdempotencyClaim, MemoryScan, MemoryStore, NewMemory } from '../../src/core/store.js';
+import type { AppScope, IdempotencyClaim, KeyedMemory, MemoryScan, MemoryStore, NewMemory } from '../../src/core/store.js';
 import type { MemoryRecord } from '../../src/core/types.js';
 
 export interface OpenedStore {
@@ -611,7 +611,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
 
     it('upserts by caller key: creates, then replaces text with its vector and words, metadata and expiry under one id', async () => {
       const now = () => new Date().toISOString();
-      const keyed = (text: string, embedding: number[], extra: Partial<NewMemory> = {}) => ({ ...memory('u1', text, embedding, 1), key: 'home', ...extra });
+      const keyed = (text: string, embedding: number[], extra: Partial<KeyedMemory> = {}): KeyedMemory => ({ ...memory('u1', text, embedding, 1), key: 'home', ...extra });
       const first = await store.upsertMemory(keyed('Maria lives in Seattle', [1, 0, 0, 0], { metadata: { topic: 'home' }, expiresAt: FUTURE }), now());
       expect(first).toMatchObject({ kind: 'created', memory: { key: 'home', text: 'Maria lives in Seattle', expiresAt: FUTURE } });
       const at = now();
