@@ -26,6 +26,7 @@ export const ADAPTERS = [
   'test/mcp/{batch,http,parity,tools}.test.ts',
   'test/cli/{first-key,keys}.test.ts',
   'test/client/*.live.test.ts',
+  'test/langgraph/*.test.ts',
   'test/scale/mcp-stateless.test.ts',
 ];
 
