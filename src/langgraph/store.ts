@@ -28,13 +28,24 @@ import {
 import type { MemoryClient } from '../client/client.js';
 import { NotFoundError } from '../client/errors.js';
 import { LIMITS } from '../core/limits.js';
-import type { ListItem } from '../core/schemas.js';
+import { MEMORY_ID_PATTERN } from '../core/patterns.js';
+import type { ListItem, MemoryView } from '../core/schemas.js';
 import { metadataFilter } from './filter.js';
-import { namespaceOf, ownerOf, prefixOwner } from './namespace.js';
+import { namespaceOf, ownerOf, prefixOwner, type Owner } from './namespace.js';
 
 export interface AgentMemoryStoreOptions {
   /** The agent-memory client the store calls (its API key decides which apps the store may touch). */
   client: MemoryClient;
+}
+
+/** The answer of a read, or null when the server says there is no such memory. */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
 }
 
 /** The value of an item: the memory's text and its metadata, as put. */
@@ -88,18 +99,26 @@ export class AgentMemoryStore extends BaseStore {
 
   async #get(op: GetOperation): Promise<Item | null> {
     const owner = ownerOf(op.namespace);
-    try {
-      return itemOf(await this.#client.getByKey(op.key, owner), owner.userId);
-    } catch (error) {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    }
+    const memory = (await orNull(this.#client.getByKey(op.key, owner))) ?? (await this.#byId(op.key, owner));
+    return memory ? itemOf(memory, owner.userId) : null;
+  }
+
+  /**
+   * A memory stored without a key (over REST or MCP) is listed with its id as its key: get and delete find it by
+   * that id too, when it belongs to the namespace's user and app.
+   */
+  async #byId(key: string, owner: Owner): Promise<MemoryView | null> {
+    if (!MEMORY_ID_PATTERN.test(key)) return null;
+    const memory = await orNull(this.#client.get(key));
+    return memory && memory.key === undefined && memory.userId === owner.userId && memory.appId === owner.appId ? memory : null;
   }
 
   async #put(op: PutOperation): Promise<void> {
     const owner = ownerOf(op.namespace);
     if (op.value === null) {
-      await this.#client.deleteByKey(op.key, owner);
+      const { deleted } = await this.#client.deleteByKey(op.key, owner);
+      const unkeyed = deleted === 0 ? await this.#byId(op.key, owner) : null;
+      if (unkeyed) await this.#client.forget(unkeyed.id);
       return;
     }
     // `index` is not needed: agent-memory embeds the text (and indexes its words) of every memory.

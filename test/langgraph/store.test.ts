@@ -111,6 +111,20 @@ describe.each(['sqlite', 'postgres'] as const)('AgentMemoryStore on %s', (backen
     expect(await store.listNamespaces({ prefix: ['nobody'] })).toEqual([]);
   });
 
+  it('shows a memory stored without a key (over REST) with its id as its key; get and delete find it by that id', async () => {
+    const stored = await client.store({ userId: 'plain', appId: 'notes', text: 'Stored over REST without a key.', metadata: { via: 'rest' } });
+    const [item] = await store.search(['plain', 'notes']);
+    expect(item).toMatchObject({ key: stored.id, namespace: ['plain', 'notes'], value: { text: 'Stored over REST without a key.', via: 'rest' } });
+    expect(await store.get(['plain', 'notes'], stored.id)).toMatchObject({ key: stored.id });
+    // Only in its own namespace.
+    expect(await store.get(['plain'], stored.id)).toBeNull();
+    expect(await store.get(['someone-else', 'notes'], stored.id)).toBeNull();
+    await store.delete(['someone-else', 'notes'], stored.id);
+    expect(await store.get(['plain', 'notes'], stored.id)).not.toBeNull();
+    await store.delete(['plain', 'notes'], stored.id);
+    expect(await store.get(['plain', 'notes'], stored.id)).toBeNull();
+  });
+
   it('refuses what cannot map, with a clear error and nothing stored', async () => {
     await expect(store.put(['a', 'b', 'c'], 'k', { text: 'Too deep.' })).rejects.toBeInstanceOf(InvalidNamespaceError);
     await expect(store.search([], { query: 'anything' })).rejects.toThrow(/at least the user/);
