@@ -183,11 +183,16 @@ export class MemoryService {
     return app ? { appId: app.id } : undefined;
   }
 
-  /** The app a store writes to; a key bound to another app is refused at once (before any model work). */
-  #appForStore(caller: Caller, appRef: string | undefined): Promise<App> {
+  /** The app a store names: `appId`, else the key's app, else "default"; a key bound to another app is refused. */
+  #storeAppRef(caller: Caller, appRef: string | undefined): string {
     const ref = appRef ?? caller.boundApp?.slug ?? DEFAULT_APP_SLUG;
     this.#assertAllowed(caller, ref);
-    return findOrCreateApp(this.storage, ref);
+    return ref;
+  }
+
+  /** The app a store writes to; a key bound to another app is refused at once (before any model work). */
+  #appForStore(caller: Caller, appRef: string | undefined): Promise<App> {
+    return findOrCreateApp(this.storage, this.#storeAppRef(caller, appRef));
   }
 
   // ---- Operations ---------------------------------------------------------------------------------------------
@@ -300,9 +305,7 @@ export class MemoryService {
   /** Where a key lives: the user, and the app a store would pick; undefined when that app does not exist. */
   async #keySlot(caller: Caller, input: unknown): Promise<{ slot: KeySlot | undefined; key: string }> {
     const params = parseInput(keyRefInputSchema, input);
-    const ref = params.appId ?? caller.boundApp?.slug ?? DEFAULT_APP_SLUG;
-    this.#assertAllowed(caller, ref);
-    const app = await this.storage.findApp(ref);
+    const app = await this.storage.findApp(this.#storeAppRef(caller, params.appId));
     return { slot: app ? { userId: params.userId, appId: app.id, key: params.key } : undefined, key: params.key };
   }
 
