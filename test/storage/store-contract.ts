@@ -288,6 +288,8 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         // The lifecycle fields travel too (agent-memory copy): a later update, an expiry ahead.
         updatedAt: `2022-0${1 + (i % 9)}-1${i}T04:05:06.${String(100 + i)}Z`,
         expiresAt: i % 2 === 0 ? null : `2999-01-0${1 + i}T00:00:00.000Z`,
+        // A caller's key travels too; null for a memory without one.
+        key: i % 3 === 1 ? `key ${i}` : null,
       }));
       // Awkward floats: the export must give back the very float32 values that went in.
       all[0] = { ...all[0]!, embedding: Float32Array.from([1 / 3, -0, 3.4028234663852886e38, -1e-8]) };
