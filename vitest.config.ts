@@ -27,6 +27,7 @@ export const ADAPTERS = [
   'test/cli/{first-key,keys}.test.ts',
   'test/client/*.live.test.ts',
   'test/ai-sdk/*.test.ts',
+  'test/langgraph/*.test.ts',
   'test/scale/mcp-stateless.test.ts',
 ];
 

@@ -1,7 +1,7 @@
 /**
  * The folders are the architecture: core depends on nothing of ours, the backends and the embedders on core only,
  * the adapters (REST, MCP) on core and never on each other, the client and the browser console on core's schemas and errors only,
- * the framework adapters (ai-sdk) on the client and core;
+ * the framework adapters (ai-sdk, langgraph) on the client and core;
  * the wiring (runtime) puts them together, and the CLI is argument parsing and output over the wiring. Read from the
  * import statements of every source file (type-only imports included: they are dependencies of the design too).
  */
@@ -13,7 +13,7 @@ const files = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))
   .map((file) => join('src', file));
 
-/** The top folder under src/ of a source path: core, storage, embeddings, rest, mcp, client, ai-sdk, console, runtime, cli. */
+/** The top folder under src/ of a source path: core, storage, embeddings, rest, mcp, client, ai-sdk, langgraph, console, runtime, cli. */
 const layer = (path: string): string => path.split(/[\\/]/)[1] ?? '';
 
 /** `from` → every layer it imports from, through relative specifiers (static, dynamic, re-exports). */
@@ -35,6 +35,7 @@ const ALLOWED: Record<string, string[]> = {
   client: ['core'],
   // A framework adapter over the client: it may use the client and core, nothing of the server side.
   'ai-sdk': ['core', 'client'],
+  langgraph: ['core', 'client'],
   console: ['core'],
   runtime: ['core', 'storage', 'embeddings', 'rest', 'mcp'],
   cli: ['core', 'runtime'],
@@ -59,5 +60,6 @@ describe('the source tree', () => {
     expect(all.some(({ file, target }) => file.startsWith('src/rest') && target.startsWith('src/core'))).toBe(true);
     expect(all.some(({ file, target }) => file.startsWith('src/runtime') && target.startsWith('src/mcp'))).toBe(true);
     expect(all.some(({ file, target }) => file.startsWith('src/cli') && target.startsWith('src/runtime'))).toBe(true);
+    expect(all.some(({ file, target }) => file.startsWith('src/langgraph') && target.startsWith('src/client'))).toBe(true);
   });
 });

@@ -40,18 +40,16 @@ const packagesIn = (files: string[]): string[] =>
     .filter((name) => name !== 'tsx' && name !== 'esbuild')
     .sort();
 
-/** The agent frameworks' packages: only their own entries (agent-memory/ai-sdk) may load them. */
-const FRAMEWORKS = ['ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', '@ai-sdk/gateway'];
-
 const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers'];
+/** The agent frameworks' packages (optional peers): only their own entries (agent-memory/ai-sdk, /langgraph) may load them. */
+const isFramework = (name: string): boolean => name === 'ai' || /^@(ai-sdk|langchain)\//.test(name);
 
 describe('the package entry points', () => {
   it('agent-memory (library): the service, its interfaces and schemas, with no database driver, HTTP framework or model', async () => {
     const files = await modulesLoadedBy('src/index.ts');
     expect(files).toContain('src/core/service.ts');
-    expect(packagesIn(files).filter((name) => SERVER_SIDE.includes(name))).toEqual([]);
-    expect(files.filter((file) => /^src\/(storage|rest|mcp|cli|embeddings|ai-sdk)\//.test(file))).toEqual([]);
-    expect(packagesIn(files).filter((name) => FRAMEWORKS.includes(name))).toEqual([]);
+    expect(packagesIn(files).filter((name) => SERVER_SIDE.includes(name) || isFramework(name))).toEqual([]);
+    expect(files.filter((file) => /^src\/(storage|rest|mcp|cli|embeddings|ai-sdk|langgraph)\//.test(file))).toEqual([]);
   });
 
   it('agent-memory/client: the client and the shared schemas, nothing of the server side', async () => {
@@ -68,6 +66,15 @@ describe('the package entry points', () => {
     expect(packages).toContain('zod');
     expect(packages.filter((name) => SERVER_SIDE.includes(name))).toEqual([]);
     expect(files.filter((file) => file.startsWith('src/') && !/^src\/(ai-sdk|client|core)\//.test(file))).toEqual([]);
+    expect(files).not.toContain('src/core/service.ts');
+  });
+
+  it('agent-memory/langgraph: the store over the client, with LangGraph\u2019s checkpoint package and nothing of the server side', async () => {
+    const files = await modulesLoadedBy('src/langgraph/index.ts');
+    const packages = packagesIn(files);
+    expect(packages).toContain('@langchain/langgraph-checkpoint');
+    expect(packages.filter((name) => SERVER_SIDE.includes(name))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('src/') && !/^src\/(client|core|langgraph)\//.test(file))).toEqual([]);
     expect(files).not.toContain('src/core/service.ts');
   });
 

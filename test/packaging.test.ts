@@ -43,4 +43,13 @@ describe('packaging', () => {
     expect(pkg.devDependencies.ai).toMatch(/^\^7\./);
     expect(pkg.devDependencies.ai6).toMatch(/^npm:ai@\^6\./);
   });
+
+  it('ships agent-memory/langgraph built to dist/langgraph, its LangGraph package an optional peer, never a dependency', () => {
+    expect(pkg.exports['./langgraph']).toEqual({ types: './dist/langgraph/index.d.ts', default: './dist/langgraph/index.js' });
+    const langchain = (deps: Record<string, string>) => Object.keys(deps).filter((name) => name.startsWith('@langchain/'));
+    expect(langchain(pkg.dependencies)).toEqual([]);
+    for (const name of langchain(pkg.peerDependencies)) expect(pkg.peerDependenciesMeta[name], name).toEqual({ optional: true });
+    expect(langchain(pkg.peerDependencies)).toContain('@langchain/langgraph-checkpoint');
+    expect(Object.keys(pkg.devDependencies)).toEqual(expect.arrayContaining(['@langchain/langgraph', '@langchain/langgraph-checkpoint']));
+  });
 });

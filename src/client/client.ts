@@ -4,12 +4,14 @@ import {
   forgetAllInputSchema,
   forgetManyInputSchema,
   idempotencyKeySchema,
+  keyRefInputSchema,
   listInputSchema,
   listResultSchema,
   listUsersInputSchema,
   listUsersResultSchema,
   memoryRefSchema,
   memorySchema,
+  putByKeyInputSchema,
   recallInputSchema,
   recallResultSchema,
   storeInputSchema,
@@ -21,7 +23,9 @@ import {
   type ListResult,
   type ListUsersInput,
   type ListUsersResult,
+  type KeyRefInput,
   type MemoryView,
+  type PutByKeyInput,
   type RecallInput,
   type RecallItem,
   type RecallResult,
@@ -41,6 +45,9 @@ export interface StoreOptions {
    */
   idempotencyKey?: string | undefined;
 }
+
+/** Where a caller's key lives: its user, and its app (the client's `appId` option, else as a store picks it). */
+export type KeyScope = Omit<KeyRefInput, 'key'>;
 
 /** Narrows forgetAll: one app, and the list filters (metadata, since, until). */
 export type ForgetAllOptions = Omit<ForgetAllInput, 'userId'>;
@@ -86,7 +93,7 @@ export class MemoryClient {
   async store(input: StoreInput, options: StoreOptions = {}): Promise<StoreResult> {
     const params = validate(storeInputSchema, input);
     const { idempotencyKey } = validate(storeOptionsSchema, options);
-    const body = params.appId === undefined && this.#appId !== undefined ? { ...params, appId: this.#appId } : params;
+    const body = this.#withApp(params);
     return this.#http.request(
       // Generated before the first attempt, so a retry after a lost answer replays instead of storing twice.
       { method: 'POST', path: '/v1/memories', body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() },
@@ -116,6 +123,38 @@ export class MemoryClient {
     const params = validate(forgetInputSchema, { id });
     const body = validate(updateInputSchema, patch);
     return this.#http.request({ method: 'PATCH', path: `/v1/memories/${encodeURIComponent(params.id)}`, body }, memorySchema);
+  }
+
+  /**
+   * Stores a memory under your own key (unique within its user and app), or replaces the memory stored under it
+   * whole (text and vector, metadata, expiry; its id and createdAt stay). Safe to repeat; answers the memory as it
+   * now is. `appId` falls back to the client's `appId` option, as for `store`.
+   */
+  async putByKey(key: string, input: PutByKeyInput): Promise<MemoryView> {
+    const params = validate(keyRefInputSchema, { key, userId: input.userId });
+    const body = this.#withApp(validate(putByKeyInputSchema, input));
+    return this.#http.request({ method: 'PUT', path: this.#keyPath(params.key), body }, memorySchema);
+  }
+
+  /** The memory stored under your key for this user (and app); a NotFoundError when there is none. */
+  async getByKey(key: string, scope: KeyScope): Promise<MemoryView> {
+    const { key: checked, ...query } = this.#withApp(validate(keyRefInputSchema, { ...scope, key }));
+    return this.#http.request({ method: 'GET', path: this.#keyPath(checked), query }, memorySchema);
+  }
+
+  /** Deletes the memory stored under your key: `{ deleted: 1 }`, or `{ deleted: 0 }` when there was none. */
+  async deleteByKey(key: string, scope: KeyScope): Promise<DeleteResult> {
+    const { key: checked, ...query } = this.#withApp(validate(keyRefInputSchema, { ...scope, key }));
+    return this.#http.request({ method: 'DELETE', path: this.#keyPath(checked), query }, deleteResultSchema);
+  }
+
+  #keyPath(key: string): string {
+    return `/v1/memories/by-key/${encodeURIComponent(key)}`;
+  }
+
+  /** The client's `appId` option, where the call names no app. */
+  #withApp<T extends { appId?: string | undefined }>(params: T): T {
+    return params.appId === undefined && this.#appId !== undefined ? { ...params, appId: this.#appId } : params;
   }
 
   /**

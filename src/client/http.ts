@@ -10,7 +10,7 @@ import type { ResolvedOptions } from './options.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, shouldRetry, type AttemptFailure, type RetryPolicy } from './retry.js';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Starts with `/v1/`; path segments already percent-encoded by the caller. */
   path: string;
   query?: Record<string, string | number | undefined>;

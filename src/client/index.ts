@@ -2,7 +2,7 @@
  * `agent-memory/client`: a typed client for the agent-memory REST API. Only the global `fetch` and the server's
  * own zod schemas at run time.
  */
-export { MemoryClient, type ForgetAllOptions, type StoreOptions } from './client.js';
+export { MemoryClient, type ForgetAllOptions, type KeyScope, type StoreOptions } from './client.js';
 export { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type FetchLike, type MemoryClientOptions } from './options.js';
 export {
   AuthenticationError,
@@ -31,6 +31,7 @@ export type {
   ListUsersInput,
   ListUsersResult,
   MemoryView,
+  PutByKeyInput,
   RecallInput,
   RecallItem,
   StoreInput,

@@ -1,6 +1,6 @@
 /**
  * Exporting memories as JSON lines, the format `importJsonl` (./import.ts) reads: `userId`, `text`, `appId` as the
- * app slug, `metadata`, `createdAt`, `updatedAt`, and `expiresAt` when it expires, so export then import is a round
+ * app slug, `metadata`, `createdAt`, `updatedAt`, `expiresAt` when it expires and `key` when it has one, so export then import is a round
  * trip that keeps every memory. Expired memories are not exported; memory ids are not exported (an import assigns
  * its own). Written once over the MemoryStore interface, so the same on every backend: pages of one read snapshot
  * (MemoryStore.scanMemories). Where the lines go (a file, stdout) is the caller's: a sink that resolves when it can
@@ -36,6 +36,7 @@ export function exportLine(memory: MemoryRecord): string {
     createdAt: memory.createdAt,
     updatedAt: memory.updatedAt,
     ...(memory.expiresAt === null ? {} : { expiresAt: memory.expiresAt }),
+    ...(memory.key == null ? {} : { key: memory.key }),
   });
 }
 

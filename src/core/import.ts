@@ -8,7 +8,7 @@ import type { JsonlLine } from './jsonl-lines.js';
 import { DEFAULT_APP_SLUG, LIMITS } from './limits.js';
 import { isoTimestamp, oneExpiry, storeFields } from './schemas.js';
 import type { MemoryStore, NewMemory } from './store.js';
-import type { App } from './types.js';
+import type { App, MemoryRecord } from './types.js';
 import { parseInput } from './validation.js';
 
 /**
@@ -249,7 +249,10 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
   const prepare = async (lineNo: number, endOffset: number, line: ImportLine): Promise<Prepared> => {
     const app = await resolveApp(line.appId ?? DEFAULT_APP_SLUG);
     let key: string;
-    if (line.id !== undefined) {
+    if (line.key !== undefined) {
+      // A caller's key names one memory of the user and app: importing it again finds the same UUID.
+      key = `key\u0000${line.userId}\u0000${app.id}\u0000${line.key}`;
+    } else if (line.id !== undefined) {
       key = `id\u0000${line.userId}\u0000${app.id}\u0000${line.id}`;
     } else {
       const content = createHash('sha256')
@@ -275,6 +278,7 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
         metadata,
         createdAt,
         updatedAt: line.updatedAt ?? createdAt,
+        key: line.key ?? null,
         expiresAt:
           line.ttlSeconds !== undefined ? new Date(now().getTime() + line.ttlSeconds * 1000).toISOString() : (line.expiresAt ?? null),
       },
@@ -300,6 +304,19 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
     return true;
   };
 
+  /**
+   * False (and reported) when a line's key is held by another memory of the user and app (stored through the API,
+   * say): an import adds memories, it never replaces one.
+   */
+  const keyFree = async (item: Prepared, stored: MemoryRecord | undefined): Promise<boolean> => {
+    const { key, userId, appId } = item.memory;
+    if (key == null || stored !== undefined) return true;
+    const holder = await store.findKeyHolder({ userId, appId, key });
+    if (holder === undefined) return true;
+    collision(item.lineNo, `key "${key}" is already held by the memory ${holder.id} of this user and app; this line is not imported.`);
+    return false;
+  };
+
   let lastEmbedEnd = 0;
   /** Skips what is stored, embeds the rest (one call), and returns the memories ready to insert. */
   const embedBatch = async (batch: Prepared[]): Promise<NewMemory[]> => {
@@ -307,7 +324,7 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
     const uuids = new Set<string>();
     for (const item of batch) {
       const stored = await store.getMemory({ kind: 'uuid', value: item.memory.uuid }, { appId: null });
-      if (!sameAsStored(item, stored)) continue;
+      if (!sameAsStored(item, stored) || !(await keyFree(item, stored))) continue;
       // A repeated id within the file, or a line stored by an earlier run.
       if (uuids.has(item.memory.uuid) || stored) {
         result.present++;

@@ -14,6 +14,8 @@ export const LIMITS = {
   recallMinScoreDefault: 0.7,
   batchDeleteMaxIds: 1_000,
   idempotencyKeyMaxLength: 255,
+  /** A caller's own key for a memory (PUT /v1/memories/by-key/{key}), in characters. */
+  memoryKeyMaxLength: 256,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   /** A client clock a little ahead of ours must not make an import fail. */
   createdAtFutureSkewMs: 60 * 1000,

@@ -124,6 +124,24 @@ export function oneExpiry(value: { expiresAt?: unknown; ttlSeconds?: unknown }, 
   }
 }
 
+/**
+ * A caller's own key for a memory, unique within its user and app (PUT /v1/memories/by-key/{key}). It travels as a
+ * URL path segment, so what a URL cannot carry unchanged is refused rather than stored: "/" (a proxy may decode
+ * %2F and route elsewhere, or refuse it), "." and ".." (clients resolve them away), and control characters.
+ */
+export const memoryKeySchema = z
+  .string(stringField('key'))
+  .min(1, 'key must not be empty.')
+  .max(LIMITS.memoryKeyMaxLength, `key must be at most ${LIMITS.memoryKeyMaxLength} characters.`)
+  .refine((v) => !CONTROL_CHARS.test(v), 'key must not contain control characters.')
+  .refine((v) => !v.includes('/'), 'key must not contain "/".')
+  .refine((v) => v !== '.' && v !== '..', 'key must not be "." or "..".')
+  .refine(wellFormed, 'key must be valid Unicode (no unpaired surrogate).')
+  .describe(
+    `Your own key for the memory, unique within its user and app (1 to ${LIMITS.memoryKeyMaxLength} characters, no "/" ` +
+      'and no control characters): storing with a key that exists replaces that memory instead of adding one.',
+  );
+
 export const memoryRefSchema = z
   .string({ error: 'A memory id must be a string.' })
   .refine((v) => MEMORY_ID_PATTERN.test(v) || UUID_PATTERN.test(v), {
@@ -199,10 +217,29 @@ export const storeFields = {
   createdAt: createdAtSchema.optional(),
   expiresAt: expiresAtSchema.optional(),
   ttlSeconds: ttlSecondsSchema.optional(),
+  key: memoryKeySchema.optional(),
 };
 export const storeInputSchema = z.strictObject(storeFields).superRefine(oneExpiry);
 export type StoreInput = z.input<typeof storeInputSchema>;
 export type StoreParams = z.output<typeof storeInputSchema>;
+
+/**
+ * PUT /v1/memories/by-key/{key}: a store whose key is in the path. It replaces the memory whole: text, metadata
+ * (absent: {}) and expiry (absent: none); createdAt applies only when it creates one.
+ */
+const { key: _storeKey, ...putFields } = storeFields;
+export { putFields };
+export const putByKeyInputSchema = z.strictObject(putFields).superRefine(oneExpiry);
+export type PutByKeyInput = z.input<typeof putByKeyInputSchema>;
+
+/** GET and DELETE /v1/memories/by-key/{key}: the key's user and app (the app as a store would pick it). */
+export const keyRefFields = {
+  key: memoryKeySchema,
+  userId: userIdSchema,
+  appId: appIdSchema.optional().describe('The app the key is in: as for a store, the key\u2019s app or "default" when omitted.'),
+};
+export const keyRefInputSchema = z.strictObject(keyRefFields);
+export type KeyRefInput = z.input<typeof keyRefInputSchema>;
 
 export const updateFields = {
   text: memoryTextSchema.optional().describe('The new text: replaces the old one, and the memory is embedded again.'),
@@ -307,6 +344,11 @@ export const storeResultSchema = z.object({
   duplicate: z
     .boolean()
     .describe('True when a live memory of this user and app already held this text: it is the one answered, and nothing was stored.'),
+  key: z.string().optional().describe('The caller\u2019s key, when the store named one.'),
+  updated: z
+    .boolean()
+    .optional()
+    .describe('With a key only: true when a memory with this key existed and was replaced (same id), false when it was created.'),
 });
 export type StoreResult = z.infer<typeof storeResultSchema>;
 
@@ -322,6 +364,7 @@ export const listItemSchema = z.object({
   ...lifeFields,
   metadata: z.record(z.string(), z.unknown()),
   appId: z.string().describe('The app slug.'),
+  key: z.string().optional().describe('The caller\u2019s own key, for a memory stored with one.'),
 });
 export type ListItem = z.infer<typeof listItemSchema>;
 

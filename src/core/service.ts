@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createHash } from 'node:crypto';
 import { findOrCreateApp } from './apps.js';
 import { searchCandidates } from './candidates.js';
@@ -13,9 +14,12 @@ import {
   forgetAllInputSchema,
   forgetManyInputSchema,
   idempotencyKeySchema,
+  keyRefInputSchema,
   listInputSchema,
   listUsersInputSchema,
+  memoryKeySchema,
   memoryRefSchema,
+  putByKeyInputSchema,
   recallInputSchema,
   storeInputSchema,
   updateInputSchema,
@@ -25,11 +29,14 @@ import {
   type ListUsersResult,
   type MemoryView,
   type RecallResult,
+  type StoreParams,
   type StoreResult,
 } from './schemas.js';
-import type { AppScope, MemoryChange, MemoryFilter, MemoryStore } from './store.js';
+import type { AppScope, KeySlot, MemoryChange, MemoryFilter, MemoryStore } from './store.js';
 import type { App, Caller, MemoryRecord } from './types.js';
 import { parseInput } from './validation.js';
+
+const keyOnlySchema = z.object({ key: memoryKeySchema });
 
 export interface StoreOptions {
   /** The Idempotency-Key of the request, if any. */
@@ -41,6 +48,12 @@ export interface StoreOutcome {
   result: StoreResult;
   /** True when an earlier response was replayed for the same Idempotency-Key. */
   replayed: boolean;
+}
+
+/** What a store under a caller's key did: created a memory, or replaced the one holding the key (same id). */
+export interface PutOutcome {
+  memory: MemoryView;
+  created: boolean;
 }
 
 export interface HealthReport {
@@ -69,6 +82,7 @@ function toListItem(memory: MemoryRecord): ListItem {
     expiresAt: memory.expiresAt,
     metadata: memory.metadata,
     appId: memory.app.slug,
+    ...(memory.key == null ? {} : { key: memory.key }),
   };
 }
 
@@ -83,6 +97,10 @@ function storeResult(memory: { id: string; userId: string; createdAt: string }, 
 /** One line of recall's context: the date the fact was last stated (updatedAt, UTC), so an agent can tell newer from older. */
 export function contextLine(item: { text: string; updatedAt: string }): string {
   return `- [${item.updatedAt.slice(0, 10)}] ${item.text}`;
+}
+
+function keyNotFound(key: string): MemoryError {
+  return new MemoryError('not_found', `No memory with the key "${key}" is visible to this key for this user and app (unknown or expired).`);
 }
 
 function notFound(id: string): MemoryError {
@@ -165,17 +183,37 @@ export class MemoryService {
     return app ? { appId: app.id } : undefined;
   }
 
-  /** The app a store writes to; a key bound to another app is refused at once (before any model work). */
-  #appForStore(caller: Caller, appRef: string | undefined): Promise<App> {
+  /** The app a store names: `appId`, else the key's app, else "default"; a key bound to another app is refused. */
+  #storeAppRef(caller: Caller, appRef: string | undefined): string {
     const ref = appRef ?? caller.boundApp?.slug ?? DEFAULT_APP_SLUG;
     this.#assertAllowed(caller, ref);
-    return findOrCreateApp(this.storage, ref);
+    return ref;
+  }
+
+  /** The app a store writes to; a key bound to another app is refused at once (before any model work). */
+  #appForStore(caller: Caller, appRef: string | undefined): Promise<App> {
+    return findOrCreateApp(this.storage, this.#storeAppRef(caller, appRef));
   }
 
   // ---- Operations ---------------------------------------------------------------------------------------------
 
   async store(caller: Caller, input: unknown, options: StoreOptions = {}): Promise<StoreOutcome> {
     const params = parseInput(storeInputSchema, input);
+    // A store under a key is an upsert, idempotent by itself: repeating it leaves the same memory, so an
+    // Idempotency-Key adds nothing and is not recorded.
+    if (params.key !== undefined) {
+      const { memory, created } = await this.#upsert(caller, params, params.key);
+      const result: StoreResult = {
+        id: memory.id,
+        userId: memory.userId,
+        appId: memory.appId,
+        createdAt: memory.createdAt,
+        duplicate: false,
+        key: params.key,
+        updated: !created,
+      };
+      return { result, replayed: false };
+    }
     const idempotencyKey =
       options.idempotencyKey === undefined ? undefined : parseIdempotencyKey(options.idempotencyKey);
     // Expiry comes with traffic: any store may be the one that finds expired memories to purge.
@@ -227,6 +265,62 @@ export class MemoryService {
     // The text is already remembered: the existing memory answers, and nothing of this request is merged into it.
     if (outcome.kind === 'duplicate') return { result: storeResult(outcome.memory, app, true), replayed: false };
     return { result, replayed: false };
+  }
+
+  /**
+   * Stores a memory under the caller's key (PUT /v1/memories/by-key/{key}): creates it, or replaces the live memory
+   * holding the key in that user and app whole (text and vector, metadata, expiry; id and createdAt stay).
+   */
+  async putByKey(caller: Caller, key: unknown, input: unknown): Promise<PutOutcome> {
+    const parsedKey = parseKey(key);
+    const params = parseInput(putByKeyInputSchema, input);
+    return this.#upsert(caller, params, parsedKey);
+  }
+
+  async #upsert(caller: Caller, params: Omit<StoreParams, 'key'>, key: string): Promise<PutOutcome> {
+    this.#purgeExpired.poke();
+    const ownerKey = caller.keyId ?? 'local';
+    const appLookup = this.#appForStore(caller, params.appId);
+    const [app, [embedding]] = await Promise.all([appLookup, this.embeddings.embed([params.text], 'document', ownerKey)]);
+    if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+    const now = this.#now();
+    const outcome = await this.storage.upsertMemory(
+      {
+        id: newMemoryId(),
+        uuid: newUuid(),
+        userId: params.userId,
+        appId: app.id,
+        key,
+        text: params.text,
+        metadata: params.metadata ?? {},
+        createdAt: params.createdAt ?? now.toISOString(),
+        expiresAt: this.#expiry(params, now) ?? null,
+        embedding,
+      },
+      now.toISOString(),
+    );
+    return { memory: toMemoryView(outcome.memory), created: outcome.kind === 'created' };
+  }
+
+  /** Where a key lives: the user, and the app a store would pick; undefined when that app does not exist. */
+  async #keySlot(caller: Caller, input: unknown): Promise<{ slot: KeySlot | undefined; key: string }> {
+    const params = parseInput(keyRefInputSchema, input);
+    const app = await this.storage.findApp(this.#storeAppRef(caller, params.appId));
+    return { slot: app ? { userId: params.userId, appId: app.id, key: params.key } : undefined, key: params.key };
+  }
+
+  /** The memory stored under a caller's key: 404 not_found when there is none (or it expired). */
+  async getByKey(caller: Caller, input: unknown): Promise<MemoryView> {
+    const { slot, key } = await this.#keySlot(caller, input);
+    const memory = slot && (await this.storage.getMemoryByKey(slot, this.#now().toISOString()));
+    if (!memory) throw keyNotFound(key);
+    return toMemoryView(memory);
+  }
+
+  /** Deletes the memory stored under a caller's key: `{ deleted: 1 }`, or `{ deleted: 0 }` when there was none. */
+  async forgetByKey(caller: Caller, input: unknown): Promise<DeleteResult> {
+    const { slot } = await this.#keySlot(caller, input);
+    return { deleted: slot ? await this.storage.deleteMemoryByKey(slot, this.#now().toISOString()) : 0 };
   }
 
   /** One memory by id (`mem_...` or UUID): 404 not_found when unknown, expired, or in an app the key cannot see. */
@@ -369,6 +463,11 @@ function parseIdempotencyKey(value: string): string {
   if (result.success) return result.data;
   const message = result.error.issues[0]?.message ?? 'Idempotency-Key is invalid.';
   throw new MemoryError('validation_error', message, { details: [{ path: 'Idempotency-Key', message }] });
+}
+
+/** A key from a URL path or a tool argument, reported under the field name `key`. */
+function parseKey(value: unknown): string {
+  return parseInput(keyOnlySchema, { key: value }).key;
 }
 
 function parseRef(value: string): MemoryRef {

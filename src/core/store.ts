@@ -24,7 +24,26 @@ export interface NewMemory {
   expiresAt?: string | null | undefined;
   /** Unit-length embedding of `text`, of the store's dimension. */
   embedding: Float32Array;
+  /** The caller's own key, unique within the user and app (expired memories included, until purged). */
+  key?: string | null | undefined;
 }
+
+/** A memory stored under a caller's key (`upsertMemory`). */
+export type KeyedMemory = NewMemory & { key: string };
+
+/** Where a caller's key lives: one user in one app. */
+export interface KeySlot {
+  userId: string;
+  /** The app's UUID. */
+  appId: string;
+  key: string;
+}
+
+export type UpsertOutcome =
+  /** No live memory held the key: this one was inserted (an expired holder was deleted first). */
+  | { kind: 'created'; memory: MemoryRecord }
+  /** The live memory holding the key got the new text, vector, metadata and expiry; id and createdAt stay. */
+  | { kind: 'updated'; memory: MemoryRecord };
 
 /**
  * What a read sees of a user's memories: never an expired one (expiresAt at or before `now`), and, when named, only
@@ -217,6 +236,18 @@ export interface MemoryRecordStore {
    * `agent-memory copy` use it; both backends have it.
    */
   insertMemories(memories: readonly NewMemory[]): Promise<{ inserted: number }>;
+  /**
+   * Stores a memory under its key, or replaces the live memory holding that key (text, vector, metadata, expiry
+   * and updatedAt; id and createdAt stay), in one transaction, so that racing writers of one key (on any node) end
+   * with one memory. A keyed memory is addressed by its key, not its text: no duplicate-text check here.
+   */
+  upsertMemory(memory: KeyedMemory, now: string): Promise<UpsertOutcome>;
+  /** The live memory holding the key, if any. */
+  getMemoryByKey(slot: KeySlot, now: string): Promise<MemoryRecord | undefined>;
+  /** Deletes the live memory holding the key; returns 1, or 0 when there was none. */
+  deleteMemoryByKey(slot: KeySlot, now: string): Promise<number>;
+  /** The memory holding the key, live or expired (an import checks that a key is free). */
+  findKeyHolder(slot: KeySlot): Promise<MemoryRecord | undefined>;
   /** One live memory of the scope (expired ones are not found; `now` defaults to the store's clock). */
   getMemory(ref: MemoryRef, scope: AppScope, now?: string): Promise<MemoryRecord | undefined>;
   /**

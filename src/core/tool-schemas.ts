@@ -24,11 +24,14 @@ export const updateMemoryInput = z
   })
   .superRefine((value, ctx) => someUpdate(value, ctx));
 
+/** Forget by id: one (`id`) or several (`ids`). MCP adds forgetting by key (mcp/schemas.ts). */
+export const forgetByIdFields = {
+  id: memoryRefSchema.optional().describe('The id of one memory to delete ("mem_..." or its UUID).'),
+  ids: forgetManyInputSchema.shape.ids.optional().describe('Ids of several memories to delete together (all or nothing).'),
+};
+
 export const forgetMemoryInput = z
-  .strictObject({
-    id: memoryRefSchema.optional().describe('The id of one memory to delete ("mem_..." or its UUID).'),
-    ids: forgetManyInputSchema.shape.ids.optional().describe('Ids of several memories to delete together (all or nothing).'),
-  })
+  .strictObject(forgetByIdFields)
   .refine((v) => (v.id === undefined) !== (v.ids === undefined), {
     message: 'Pass either id (one memory) or ids (several memories), not both and not neither.',
   });

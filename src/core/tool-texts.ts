@@ -19,7 +19,9 @@ export const TOOL_TEXTS = {
       'and relative dates resolved ("Alice\'s daughter Mia starts school in September 2026", not "she starts ' +
       'next month"). Do not store small talk, one-off requests, or secrets such as passwords. A fact that only ' +
       'holds for a while can carry expiresAt or ttlSeconds. Returns the new memory\'s id; if the same text is ' +
-      'already stored for this user and app, nothing is added and duplicate is true (use update_memory to change it).',
+      'already stored for this user and app, nothing is added and duplicate is true (use update_memory to change it). ' +
+      'With key (your own name for the fact, e.g. "profile:city"), a memory already stored under that key is ' +
+      'replaced instead (same id, updated true): use it for facts that have one current value.',
   },
   recall_memories: {
     title: 'Recall memories',
@@ -65,3 +67,9 @@ export const TOOL_TEXTS = {
 
 /** The text a model gets when recall found nothing: an empty string reads as a broken tool. */
 export const NOTHING_RECALLED = 'No memories matched this query.';
+
+/** What MCP's get_memory and forget_memory add: they also name a memory by the key it was stored under. */
+export const BY_KEY_TEXTS = {
+  get_memory: ' Pass key instead of id to read the memory stored under that key (store_memory with key).',
+  forget_memory: ' Or pass key for the memory stored under that key; an unknown key is not an error either.',
+} as const;

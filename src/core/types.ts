@@ -21,6 +21,8 @@ export interface MemoryRecord {
   updatedAt: string;
   /** From this instant on the memory is invisible to every read, then purged; null: kept for good. */
   expiresAt: string | null;
+  /** The caller's own key, unique within the user and app; null (the backends' answer) or absent without one. */
+  key?: string | null | undefined;
 }
 
 export interface ApiKeyRecord {

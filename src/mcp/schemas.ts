@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   deleteResultSchema,
+  keyRefFields,
   listFields,
   listResultSchema,
   memoryRefSchema,
@@ -17,7 +18,7 @@ import {
   storeFields,
   storeResultSchema,
 } from '../core/schemas.js';
-import { recallFormatField } from '../core/tool-schemas.js';
+import { forgetByIdFields, recallFormatField } from '../core/tool-schemas.js';
 
 const optionalUserId = storeFields.userId
   .optional()
@@ -59,9 +60,42 @@ export const listMemoriesInput = z
   })
   .superRefine(orderedWindow);
 
-export const getMemoryInput = z.strictObject({ id: memoryRefSchema.describe('The memory\u2019s id ("mem_..." or its UUID).') });
+/** A memory named by the caller's key: the key, with the user and app it lives in (the server's defaults apply). */
+const byKeyFields = {
+  key: keyRefFields.key.optional().describe('Instead of an id: the key the memory was stored under (store_memory with key).'),
+  userId: optionalUserId.describe('With key: whose key it is. Omit it to use the user this server is configured for.'),
+  appId: keyRefFields.appId.describe(
+    'With key: the app the key is in. Omit it to use the app this server is configured for, else the API key\u2019s app, else "default".',
+  ),
+};
 
-export { forgetMemoryInput, updateMemoryInput, type ForgetMemoryArgs } from '../core/tool-schemas.js';
+/** userId and appId only say where a key lives: next to an id they would be ignored, so they are refused. */
+function scopeOnlyWithKey(value: { key?: unknown; userId?: unknown; appId?: unknown }, ctx: z.core.$RefinementCtx): void {
+  if (value.key !== undefined) return;
+  for (const field of ['userId', 'appId'] as const) {
+    if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} goes with key only: an id names one memory.` });
+  }
+}
+
+export const getMemoryInput = z
+  .strictObject({
+    id: memoryRefSchema.optional().describe('The memory\u2019s id ("mem_..." or its UUID).'),
+    ...byKeyFields,
+  })
+  .refine((v) => (v.id === undefined) !== (v.key === undefined), { message: 'Pass either id or key, not both and not neither.' })
+  .superRefine(scopeOnlyWithKey);
+
+export { updateMemoryInput } from '../core/tool-schemas.js';
+
+/** Forget by id or ids (as every tool surface), or, over MCP, by the key a memory was stored under. */
+export const forgetMemoryInput = z
+  .strictObject({ ...forgetByIdFields, ...byKeyFields })
+  .refine((v) => [v.id, v.ids, v.key].filter((x) => x !== undefined).length === 1, {
+    message: 'Pass one of id (one memory), ids (several memories) or key (the memory stored under it).',
+  })
+  .superRefine(scopeOnlyWithKey);
+
+export type ForgetMemoryArgs = z.output<typeof forgetMemoryInput>;
 
 export type StoreMemoryArgs = z.output<typeof storeMemoryInput>;
 export type RecallMemoriesArgs = z.output<typeof recallMemoriesInput>;

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
-import { NOTHING_RECALLED, TOOL_TEXTS } from '../core/tool-texts.js';
+import { BY_KEY_TEXTS, NOTHING_RECALLED, TOOL_TEXTS } from '../core/tool-texts.js';
 import type { Caller } from '../core/types.js';
 import { toolError } from './errors.js';
 import { ValidatedTools } from './validated-tools.js';
@@ -119,12 +119,14 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'get_memory',
     {
-      ...TOOL_TEXTS.get_memory,
+      title: TOOL_TEXTS.get_memory.title,
+      description: TOOL_TEXTS.get_memory.description + BY_KEY_TEXTS.get_memory,
       inputSchema: getMemoryInput,
       outputSchema: getMemoryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ id }) => structured(await service.get(caller, id)),
+    async ({ id, ...byKey }) =>
+      structured(id === undefined ? await service.getByKey(caller, scoped(byKey, defaults, caller)) : await service.get(caller, id)),
   );
 
   tools.register(
@@ -143,12 +145,14 @@ export function registerMemoryTools(server: McpServer, context: ToolContext): vo
   tools.register(
     'forget_memory',
     {
-      ...TOOL_TEXTS.forget_memory,
+      title: TOOL_TEXTS.forget_memory.title,
+      description: TOOL_TEXTS.forget_memory.description + BY_KEY_TEXTS.forget_memory,
       inputSchema: forgetMemoryInput,
       outputSchema: forgetMemoryOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ id, ids }) => {
+    async ({ id, ids, ...byKey }) => {
+      if (byKey.key !== undefined) return structured(await service.forgetByKey(caller, scoped(byKey, defaults, caller)));
       const result = ids === undefined ? await service.forget(caller, id) : await service.forgetMany(caller, { ids });
       return structured(result);
     },

@@ -11,12 +11,15 @@ import {
   forgetAllInputSchema,
   forgetManyInputSchema,
   idempotencyKeySchema,
+  keyRefInputSchema,
   listInputSchema,
   listResultSchema,
   listUsersInputSchema,
   listUsersResultSchema,
+  memoryKeySchema,
   memoryRefSchema,
   memorySchema,
+  putByKeyInputSchema,
   recallInputSchema,
   recallResultSchema,
   storeInputSchema,
@@ -26,7 +29,7 @@ import {
 } from '../core/schemas.js';
 
 type JsonSchema = Record<string, unknown>;
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), as a request sends it or a response carries it. */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -120,6 +123,51 @@ function twoForms(
 
 const memoryIdParam = { schema: memoryRefSchema, description: 'A memory id: "mem_" and 12 letters or digits, or the memory UUID.' };
 
+const memoryKeyParam = { schema: memoryKeySchema, description: 'Your own key for the memory, percent-encoded as one path segment.' };
+
+/** The three routes of a caller's key (PUT creates or replaces, GET reads, DELETE forgets). */
+const KEY_OPERATIONS: Operation[] = [
+  {
+    method: 'put',
+    path: '/v1/memories/by-key/{key}',
+    summary: 'Store a memory under your own key: create it, or replace the one stored under the key',
+    description:
+      'The key is unique within the user and app. A PUT replaces the memory whole: text (embedded again), ' +
+      'metadata (absent: {}) and expiry (absent: none); its id and createdAt stay, updatedAt is set. createdAt ' +
+      'applies only when the PUT creates the memory. Nodes receiving the same PUT at once end with one memory. A ' +
+      'keyed memory is not refused for holding the text of another memory: it is addressed by its key. The ' +
+      'Idempotency-Key header is not needed (a PUT is idempotent) and is ignored.',
+    pathParams: { key: memoryKeyParam },
+    body: putByKeyInputSchema,
+    responses: {
+      201: { description: 'Created: no live memory held the key.', schema: memorySchema },
+      200: { description: 'Replaced: the memory that held the key, as it now is (same id).', schema: memorySchema },
+    },
+    errors: [...COMMON_ERRORS, ...BODY_ERRORS, 403],
+  },
+  {
+    method: 'get',
+    path: '/v1/memories/by-key/{key}',
+    summary: 'Read the memory stored under your own key',
+    description: 'Without appId, the key is looked up in the app a store would use: the API key\u2019s app, else "default".',
+    pathParams: { key: memoryKeyParam },
+    query: keyRefInputSchema,
+    omitQuery: ['key'],
+    responses: { 200: { description: 'The memory.', schema: memorySchema } },
+    errors: [...COMMON_ERRORS, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: '/v1/memories/by-key/{key}',
+    summary: 'Delete the memory stored under your own key (idempotent: 0 when there is none)',
+    pathParams: { key: memoryKeyParam },
+    query: keyRefInputSchema,
+    omitQuery: ['key'],
+    responses: { 200: { description: 'deleted: 1, or 0.', schema: deleteResultSchema } },
+    errors: [...COMMON_ERRORS, 403],
+  },
+];
+
 const OPERATIONS: Operation[] = [
   {
     method: 'get',
@@ -173,7 +221,9 @@ const OPERATIONS: Operation[] = [
       'normalised (runs of whitespace as one space, ends trimmed): then nothing is stored or merged, and that ' +
       'memory answers with 200, `duplicate: true` and the header `Memory-Duplicate: true`. With an ' +
       'Idempotency-Key, a retry within 24 hours answers the first response again, with its status, and the header ' +
-      '`Idempotent-Replayed: true`.',
+      '`Idempotent-Replayed: true`. With `key`, this is PUT /v1/memories/by-key/{key}: the memory stored under ' +
+      'the key is replaced (200, `updated: true`, same id) or created (201, `updated: false`); no duplicate check, ' +
+      'and the Idempotency-Key is ignored.',
     body: storeInputSchema,
     headers: [
       {
@@ -185,7 +235,7 @@ const OPERATIONS: Operation[] = [
     responses: {
       201: { description: 'Stored: a new memory.', schema: storeResultSchema, headers: { 'Idempotent-Replayed': 'true on a replay.' } },
       200: {
-        description: 'A duplicate: the live memory that already holds this text; nothing was stored.',
+        description: 'A duplicate: the live memory that already holds this text; nothing was stored. Or, with key: the memory under the key, replaced.',
         schema: storeResultSchema,
         headers: { 'Memory-Duplicate': 'true.', 'Idempotent-Replayed': 'true on a replay.' },
       },
@@ -270,6 +320,7 @@ const OPERATIONS: Operation[] = [
     responses: { 200: { description: 'deleted: 1, or 0.', schema: deleteResultSchema } },
     errors: COMMON_ERRORS,
   },
+  ...KEY_OPERATIONS,
 ];
 
 /** MCP's streamable HTTP endpoint: JSON-RPC, documented by the MCP specification rather than here. */

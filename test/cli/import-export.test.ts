@@ -160,6 +160,78 @@ describe.each<BackendKind>(['sqlite', 'postgres'])('import and export on %s', (k
   });
 });
 
+describe.each<BackendKind>(['sqlite', 'postgres'])('caller keys through export, import and copy on %s', (kind) => {
+  const keyed = async (into: MemoryStore, key: string, text: string, userId = 'kay') => {
+    const appId = (await into.ensureApp('default')).id;
+    const memory = { id: newMemoryId(), uuid: newUuid(), userId, appId, key, text, metadata: { k: key }, createdAt: '2024-05-01T00:00:00.000Z' };
+    return into.upsertMemory({ ...memory, embedding: fakeVector(text) }, new Date().toISOString());
+  };
+
+  it('exports the key, imports it back onto the same key once, and reports a key held by another memory', async () => {
+    const source = await freshStore(kind);
+    await keyed(source, 'profile:city', 'Kay lives in Oslo.');
+    await keyed(source, 'pet', 'Kay has a dog.');
+    await keyed(source, 'pet', 'Kay has a dog named Rex.');
+    const exported = await exportAll(source);
+    const lines = exported.map((l) => JSON.parse(l) as { key?: string; text: string });
+    // Both were created at one instant: ordered by their (random) ids.
+    expect(lines.sort((a, b) => String(a.key).localeCompare(String(b.key)))).toEqual([
+      expect.objectContaining({ key: 'pet', text: 'Kay has a dog named Rex.' }),
+      expect.objectContaining({ key: 'profile:city', text: 'Kay lives in Oslo.' }),
+    ]);
+    await source.close();
+
+    const target = await freshStore(kind);
+    const appId = (await target.ensureApp('default')).id;
+    expect(await importJsonlFile(fakeTarget(target), writeLines('keys.jsonl', exported))).toMatchObject({ imported: 2, collisions: 0 });
+    expect(await exportAll(target)).toEqual(exported);
+    const pet = await target.getMemoryByKey({ userId: 'kay', appId, key: 'pet' }, new Date().toISOString());
+    expect(pet).toMatchObject({ key: 'pet', text: 'Kay has a dog named Rex.' });
+    // Again: the same key maps to the same memory, nothing is added.
+    expect(await importJsonlFile(fakeTarget(target), writeLines('keys.jsonl', exported))).toMatchObject({ imported: 0, present: 2 });
+
+    // A key another memory holds (stored through the API) is a collision: an import never replaces a memory.
+    await keyed(target, 'taken', 'Held by the API.');
+    const bad: Array<[number, string]> = [];
+    const result = await importJsonlFile(
+      fakeTarget(target),
+      writeLines('taken.jsonl', [{ userId: 'kay', key: 'taken', text: 'From the file.' }, { userId: 'kay', key: 'free', text: 'New here.' }]),
+      { onInvalid: (n, m) => bad.push([n, m]) },
+    );
+    expect(result).toMatchObject({ imported: 1, collisions: 1 });
+    expect(bad[0]?.[0]).toBe(1);
+    expect(bad[0]?.[1]).toMatch(/^key "taken" is already held by the memory mem_\w+ of this user and app; this line is not imported\.$/);
+    expect((await target.getMemoryByKey({ userId: 'kay', appId, key: 'taken' }, new Date().toISOString()))?.text).toBe('Held by the API.');
+  });
+
+  it('refuses a bad key in a line with its line number', async () => {
+    const into = await freshStore(kind);
+    const bad: Array<[number, string]> = [];
+    const result = await importJsonlFile(
+      fakeTarget(into),
+      writeLines('bad-keys.jsonl', [{ userId: 'u', key: 'a/b', text: 'x' }, { userId: 'u', key: '', text: 'y' }, { userId: 'u', key: 'ok', text: 'z' }]),
+      { onInvalid: (n, m) => bad.push([n, m]) },
+    );
+    expect(result).toMatchObject({ imported: 1, invalid: 2 });
+    expect(bad).toEqual([
+      [1, 'key: key must not contain "/".'],
+      [2, 'key: key must not be empty.'],
+    ]);
+  });
+
+  it('copy keeps every key, so the copy answers by key with the same memory', async () => {
+    const source = await freshStore(kind);
+    const { memory } = await keyed(source, 'moved', 'Kay keeps bees.');
+    const other = await freshStore(kind === 'sqlite' ? 'postgres' : 'sqlite');
+    await copyStore(source, other);
+    const appId = (await other.ensureApp('default')).id;
+    const copied = await other.getMemoryByKey({ userId: 'kay', appId, key: 'moved' }, new Date().toISOString());
+    expect(copied).toMatchObject({ id: memory.id, key: 'moved', text: 'Kay keeps bees.', createdAt: memory.createdAt });
+    // The unique key holds in the copy too: an upsert there replaces the copied memory.
+    expect(await keyed(other, 'moved', 'Kay keeps many bees.')).toMatchObject({ kind: 'updated', memory: { id: memory.id } });
+  });
+});
+
 describe('export across backends', () => {
   it('gives the same lines from PostgreSQL as from SQLite, oldest first, and orders ties alike', async () => {
     const sqlite = await freshStore('sqlite');

@@ -156,4 +156,37 @@ describe('MemoryClient against a live server', () => {
     expect(await client.forgetAll('ivy', { metadata: { topic: 'music' }, until: '2026-01-15T00:00:00Z' })).toEqual({ deleted: 1 });
     expect((await client.list({ userId: 'ivy' })).total).toBe(2);
   });
+
+  it('putByKey creates then replaces under one id; getByKey reads; deleteByKey deletes; the client appId applies', async () => {
+    const created = await client.putByKey('city', { userId: 'kc', text: 'Kc lives in Oslo.', metadata: { v: 1 } });
+    expect(created).toMatchObject({ key: 'city', userId: 'kc', appId: 'default', text: 'Kc lives in Oslo.', metadata: { v: 1 } });
+    const replaced = await client.putByKey('city', { userId: 'kc', text: 'Kc moved to Bergen.' });
+    expect(replaced).toMatchObject({ id: created.id, createdAt: created.createdAt, text: 'Kc moved to Bergen.', metadata: {} });
+    expect(await client.getByKey('city', { userId: 'kc' })).toEqual(replaced);
+    expect((await client.list({ userId: 'kc' })).total).toBe(1);
+    // A key with characters a URL must encode travels as the one path segment.
+    const odd = await client.putByKey('a b?c#d%e', { userId: 'kc', text: 'Odd key.' });
+    expect((await client.getByKey('a b?c#d%e', { userId: 'kc' })).id).toBe(odd.id);
+
+    const scoped = new MemoryClient({ apiKey: TEST_KEY, baseUrl: server.url, appId: 'notes' });
+    const inNotes = await scoped.putByKey('city', { userId: 'kc', text: 'Notes app city.' });
+    expect(inNotes.appId).toBe('notes');
+    expect(inNotes.id).not.toBe(created.id);
+    expect((await scoped.getByKey('city', { userId: 'kc' })).id).toBe(inNotes.id);
+    expect(await scoped.deleteByKey('city', { userId: 'kc' })).toEqual({ deleted: 1 });
+    expect(await client.deleteByKey('city', { userId: 'kc' })).toEqual({ deleted: 1 });
+    expect(await client.deleteByKey('city', { userId: 'kc' })).toEqual({ deleted: 0 });
+    await expect(client.getByKey('city', { userId: 'kc' })).rejects.toMatchObject({ name: 'NotFoundError', status: 404, code: 'not_found' });
+  });
+
+  it('refuses bad keys before sending anything (MemoryValidationError on the field key)', async () => {
+    for (const key of ['', 'a/b', 'x'.repeat(257), 'c\u0001']) {
+      await expect(client.putByKey(key, { userId: 'kc', text: 'Never sent.' })).rejects.toMatchObject({
+        name: 'MemoryValidationError',
+        details: [expect.objectContaining({ path: 'key' })],
+      });
+      await expect(client.getByKey(key, { userId: 'kc' })).rejects.toMatchObject({ name: 'MemoryValidationError' });
+      await expect(client.deleteByKey(key, { userId: 'kc' })).rejects.toMatchObject({ name: 'MemoryValidationError' });
+    }
+  });
 });

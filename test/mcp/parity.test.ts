@@ -87,3 +87,59 @@ describe('REST and MCP agree', () => {
     expect(recalled.memories.map((m) => m.id)).toContain(stored.id);
   });
 });
+
+describe('caller keys: REST and MCP agree', () => {
+  interface Keyed {
+    id: string;
+    key?: string;
+    text: string;
+    updated?: boolean;
+  }
+
+  it('store_memory with key and PUT by key address one memory; get_memory and forget_memory take the key', async () => {
+    const first = ok<StoreResult & { key: string; updated: boolean }>(
+      await call(mcp, 'store_memory', { userId: 'keyed', key: 'diet', text: 'Noor eats fish.' }),
+    );
+    expect(first).toMatchObject({ key: 'diet', updated: false, duplicate: false });
+    const put = await rest(TEST_KEY, '/v1/memories/by-key/diet', { method: 'PUT', json: { userId: 'keyed', text: 'Noor is vegetarian now.' } });
+    expect(put.status).toBe(200);
+    const replaced = (await put.json()) as Keyed;
+    expect(replaced).toMatchObject({ id: first.id, key: 'diet', text: 'Noor is vegetarian now.' });
+    const again = ok<{ id: string; updated: boolean }>(await call(mcp, 'store_memory', { userId: 'keyed', key: 'diet', text: 'Noor is vegan.' }));
+    expect(again).toMatchObject({ id: first.id, updated: true });
+
+    const restRead = await rest(TEST_KEY, '/v1/memories/by-key/diet?userId=keyed');
+    expect(ok(await call(mcp, 'get_memory', { key: 'diet', userId: 'keyed' }))).toEqual(await restRead.json());
+    expect(ok(await call(mcp, 'forget_memory', { key: 'diet', userId: 'keyed' }))).toEqual({ deleted: 1 });
+    expect(ok(await call(mcp, 'forget_memory', { key: 'diet', userId: 'keyed' }))).toEqual({ deleted: 0 });
+    const restMissing = await rest(TEST_KEY, '/v1/memories/by-key/diet?userId=keyed');
+    expect(restMissing.status).toBe(404);
+    expect(errorOf(await call(mcp, 'get_memory', { key: 'diet', userId: 'keyed' }))).toEqual(((await restMissing.json()) as ErrorJson).error);
+  });
+
+  it('give the same validation_error for a bad key and the same forbidden for another app', async () => {
+    for (const key of ['a/b', '', 'x'.repeat(257), 'tab\there']) {
+      const res = await rest(TEST_KEY, '/v1/memories', { method: 'POST', json: { userId: 'p', key, text: 'Never stored.' } });
+      expect(res.status).toBe(422);
+      expect(errorOf(await call(mcp, 'store_memory', { userId: 'p', key, text: 'Never stored.' }))).toEqual(((await res.json()) as ErrorJson).error);
+    }
+    const restForbidden = await rest(keyA, '/v1/memories/by-key/k?userId=p&appId=app-b');
+    expect(restForbidden.status).toBe(403);
+    expect(errorOf(await call(mcpA, 'get_memory', { key: 'k', userId: 'p', appId: 'app-b' }))).toEqual(
+      ((await restForbidden.json()) as ErrorJson).error,
+    );
+    expect(errorOf(await call(mcpA, 'forget_memory', { key: 'k', userId: 'p', appId: 'app-b' }))).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('refuses get_memory and forget_memory with both id and key, or userId beside an id', async () => {
+    const stored = ok<StoreResult>(await call(mcp, 'store_memory', { userId: 'p', text: 'Addressed by id.' }));
+    for (const args of [{ id: stored.id, key: 'k' }, { id: stored.id, userId: 'p' }, {}]) {
+      expect(errorOf(await call(mcp, 'get_memory', args))).toMatchObject({ code: 'validation_error' });
+    }
+    for (const args of [{ id: stored.id, key: 'k' }, { ids: [stored.id], key: 'k' }, { id: stored.id, appId: 'default' }]) {
+      expect(errorOf(await call(mcp, 'forget_memory', args))).toMatchObject({ code: 'validation_error' });
+    }
+    // Nothing was deleted by the refused calls.
+    expect(ok(await call(mcp, 'get_memory', { id: stored.id }))).toMatchObject({ id: stored.id });
+  });
+});

@@ -267,8 +267,8 @@ describe('forget_memory', () => {
     expect(JSON.parse(textOf(result))).toEqual({ deleted: 2 });
   });
 
-  it('needs exactly one of id and ids, well-formed (validation_error)', async () => {
-    const rule = 'Pass either id (one memory) or ids (several memories), not both and not neither.';
+  it('needs exactly one of id, ids and key, well-formed (validation_error)', async () => {
+    const rule = 'Pass one of id (one memory), ids (several memories) or key (the memory stored under it).';
     expect(errorOf(await call(client, 'forget_memory', {}))).toEqual({ code: 'validation_error', message: rule, details: [{ path: '', message: rule }] });
     expect(errorOf(await call(client, 'forget_memory', { id: 'mem_000000000000', ids: ['mem_000000000001'] })).message).toBe(rule);
     expect(errorOf(await call(client, 'forget_memory', { id: 'bad' })).details).toEqual([{ path: 'id', message: messagesOf(memoryRefSchema, 'bad')[0] }]);
@@ -353,7 +353,7 @@ describe('get_memory and update_memory', () => {
       message: messagesOf(memoryRefSchema, 'bad')[0],
       details: [{ path: 'id', message: messagesOf(memoryRefSchema, 'bad')[0] }],
     });
-    expect(errorOf(await call(client, 'get_memory', {})).details).toEqual([{ path: 'id', message: 'id is required.' }]);
+    expect(errorOf(await call(client, 'get_memory', {})).details).toEqual([{ path: '', message: 'Pass either id or key, not both and not neither.' }]);
     const update = errorOf(await call(client, 'update_memory', { id: 'mem_AAAAAAAAAAAA', ttlSeconds: 0, userId: 'x' }));
     expect(update.code).toBe('validation_error');
     expect(update.details?.map((d) => d.path).sort()).toEqual(['', 'ttlSeconds']);

@@ -10,7 +10,7 @@ import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Authenticator } from '../../src/core/auth.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { memorySchema, storeInputSchema } from '../../src/core/schemas.js';
+import { memorySchema, putByKeyInputSchema, storeInputSchema } from '../../src/core/schemas.js';
 import { createMcpHttpHandler } from '../../src/mcp/http.js';
 import { createApp } from '../../src/rest/app.js';
 import { documentedRoutes } from '../../src/rest/openapi.js';
@@ -108,11 +108,29 @@ describe('GET /openapi.json', () => {
     const read = doc.paths['/v1/memories/by-id/{id}']?.get;
     const required = (read?.responses['200'] as { content: Record<string, { schema: { required: string[] } }> }).content['application/json']
       ?.schema.required;
-    expect([...(required ?? [])].sort()).toEqual(Object.keys(memorySchema.shape).sort());
+    // Every field but the optional ones (key: only for a memory stored with one).
+    const always = Object.entries(memorySchema.shape).filter(([, field]) => !field.safeParse(undefined).success);
+    expect([...(required ?? [])].sort()).toEqual(always.map(([name]) => name).sort());
+    expect(always.map(([name]) => name)).not.toContain('key');
     expect(Object.keys(read?.responses ?? {})).toContain('404');
     expect(doc.paths['/healthz']?.get?.security).toEqual([]);
     expect(doc.paths['/v1/memories']?.get?.security).toBeUndefined();
     const metadata = doc.paths['/v1/memories']?.get?.parameters?.find((p) => p.name === 'metadata');
     expect(metadata).toMatchObject({ in: 'query', content: { 'application/json': {} } });
+  });
+
+  it('documents the key routes: PUT answers 201 or 200 with the memory, GET and DELETE take userId and appId', () => {
+    const item = doc.paths['/v1/memories/by-key/{key}'];
+    expect(Object.keys(item ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    expect(item?.put?.requestBody?.content['application/json']?.schema).toEqual(
+      (({ $schema: _s, ...rest }) => rest)(z.toJSONSchema(putByKeyInputSchema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>),
+    );
+    expect(Object.keys(item?.put?.responses ?? {})).toEqual(expect.arrayContaining(['200', '201', '403', '422']));
+    for (const method of ['get', 'delete'] as const) {
+      expect(item?.[method]?.parameters?.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['path:key', 'query:appId', 'query:userId']);
+    }
+    expect(Object.keys(item?.get?.responses ?? {})).toContain('404');
+    const storeBody = doc.paths['/v1/memories']?.post?.requestBody?.content['application/json']?.schema as { properties: Record<string, unknown> };
+    expect(storeBody.properties.key).toMatchObject({ type: 'string', maxLength: 256 });
   });
 });

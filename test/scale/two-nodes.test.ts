@@ -136,6 +136,32 @@ describe('two nodes on one PostgreSQL database', () => {
     expect((await listAll(a, 'race')).map((m) => m.id)).toEqual([bodies[0]!.id]);
   });
 
+  it('keeps one memory per caller key when the same PUT reaches both nodes at once, round after round', async () => {
+    const rounds = 12;
+    const perRound = 8;
+    for (let round = 0; round < rounds; round++) {
+      const path = `/v1/memories/by-key/slot-${round}`;
+      const answers = await Promise.all(
+        Array.from({ length: perRound }, (_, i) =>
+          call(i % 2 === 0 ? a : b, path, { method: 'PUT', json: { userId: 'keyed-race', text: `Round ${round}: the value written by writer ${i}.` } }),
+        ),
+      );
+      const statuses = answers.map((r) => r.status).sort();
+      // One writer created the memory; every other one replaced it.
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      const ids = new Set(((await Promise.all(answers.map((r) => r.json()))) as Array<{ id: string }>).map((m) => m.id));
+      expect(ids.size).toBe(1);
+      const [readA, readB] = await Promise.all([call(a, `${path}?userId=keyed-race`), call(b, `${path}?userId=keyed-race`)]);
+      const [memA, memB] = (await Promise.all([readA.json(), readB.json()])) as Array<{ id: string; text: string }>;
+      expect(memA).toEqual(memB);
+      expect(ids.has(memA!.id)).toBe(true);
+      expect(memA!.text).toMatch(new RegExp(`^Round ${round}: the value written by writer \\d\\.$`));
+    }
+    const listed = await listAll(a, 'keyed-race');
+    expect(listed).toHaveLength(rounds);
+    expect(new Set(listed.map((m) => (m as { key?: string }).key)).size).toBe(rounds);
+  });
+
   it('refuses a revoked key on both nodes within 2 s', async () => {
     const { key, record } = await createApiKey(a.runtime.store, { label: 'soon revoked' });
     for (const node of [a, b]) expect((await call(node, '/v1/memories?userId=x', { key })).status).toBe(200);

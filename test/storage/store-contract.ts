@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/core/errors.js';
 import { newMemoryId, newUuid } from '../../src/core/ids.js';
 import { searchCandidates } from '../../src/core/candidates.js';
-import type { AppScope, IdempotencyClaim, MemoryScan, MemoryStore, NewMemory } from '../../src/core/store.js';
+import type { AppScope, IdempotencyClaim, KeyedMemory, MemoryScan, MemoryStore, NewMemory } from '../../src/core/store.js';
 import type { MemoryRecord } from '../../src/core/types.js';
 import { analyzeText, termsOf } from '../../src/core/text/analyze.js';
 
@@ -295,6 +295,8 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         // The lifecycle fields travel too (agent-memory copy): a later update, an expiry ahead.
         updatedAt: `2022-0${1 + (i % 9)}-1${i}T04:05:06.${String(100 + i)}Z`,
         expiresAt: i % 2 === 0 ? null : `2999-01-0${1 + i}T00:00:00.000Z`,
+        // A caller's key travels too; null for a memory without one.
+        key: i % 3 === 1 ? `key ${i}` : null,
       }));
       // Awkward floats: the export must give back the very float32 values that went in.
       all[0] = { ...all[0]!, embedding: Float32Array.from([1 / 3, -0, 3.4028234663852886e38, -1e-8]) };
@@ -614,6 +616,58 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       const cleared = await store.updateMemory(ref, { appId: null }, { expiresAt: null, updatedAt: '2026-03-03T00:00:00.000Z', now });
       expect(cleared).toMatchObject({ kind: 'updated', memory: { expiresAt: null, text: 'Maria moved to Lisbon', metadata: { topic: 'moves', year: 2026 } } });
       expect(await store.countMemories()).toBe(1);
+    });
+
+    it('upserts by caller key: creates, then replaces text with its vector and words, metadata and expiry under one id', async () => {
+      const now = () => new Date().toISOString();
+      const keyed = (text: string, embedding: number[], extra: Partial<KeyedMemory> = {}): KeyedMemory => ({ ...memory('u1', text, embedding, 1), key: 'home', ...extra });
+      const first = await store.upsertMemory(keyed('Maria lives in Seattle', [1, 0, 0, 0], { metadata: { topic: 'home' }, expiresAt: FUTURE }), now());
+      expect(first).toMatchObject({ kind: 'created', memory: { key: 'home', text: 'Maria lives in Seattle', expiresAt: FUTURE } });
+      const at = now();
+      const second = await store.upsertMemory(keyed('Maria moved to Lisbon', [0, 0, 1, 0], { metadata: { topic: 'moves' } }), at);
+      expect(second).toMatchObject({
+        kind: 'updated',
+        memory: { id: first.memory.id, createdAt: first.memory.createdAt, updatedAt: at, key: 'home', text: 'Maria moved to Lisbon', expiresAt: null },
+      });
+      expect(await wordLists('u1', ['seattle', 'lisbon'])).toEqual([[], [first.memory.id]]);
+      const found = await search('u1', [], { embedding: [0, 0, 1, 0] });
+      expect(found.map((c) => [c.memory.id, Math.round(c.cosine * 1000) / 1000])).toEqual([[first.memory.id, 1]]);
+      const byTopic = (topic: string) => store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 0, limit: 10, filter: { metadata: { topic } } });
+      expect((await byTopic('home')).total).toBe(0);
+      expect((await byTopic('moves')).total).toBe(1);
+      const slot = { userId: 'u1', appId, key: 'home' };
+      expect((await store.getMemoryByKey(slot, now()))?.id).toBe(first.memory.id);
+      expect(await store.getMemoryByKey({ ...slot, userId: 'u2' }, now())).toBeUndefined();
+      // An unkeyed store of its text is its duplicate; a keyed one under another key is not held to that rule.
+      expect(await store.insertMemory(memory('u1', 'Maria moved to Lisbon', [0, 1, 0, 0], 2))).toMatchObject({ kind: 'duplicate', memory: { id: first.memory.id } });
+      const other = await store.upsertMemory({ ...keyed('Maria moved to Lisbon', [0, 0, 1, 0]), key: 'again' }, now());
+      expect(other.kind).toBe('created');
+      expect((await store.upsertMemory({ ...keyed('Other user', [0, 1, 0, 0]), userId: 'u2' }, now())).kind).toBe('created');
+      expect(await store.countMemories()).toBe(3);
+      expect(await store.deleteMemoryByKey(slot, now())).toBe(1);
+      expect(await store.deleteMemoryByKey(slot, now())).toBe(0);
+      expect(await wordLists('u1', ['lisbon'])).toEqual([[other.memory.id]]);
+      expect(await store.countMemories()).toBe(2);
+    });
+
+    it('gives an expired key holder\'s key to a new memory, and settles racing upserts of one key to one memory', async () => {
+      const expired = { ...memory('u1', 'Old code 1234', [1, 0, 0, 0], 1), key: 'code', expiresAt: '2000-01-01T00:00:00.000Z' };
+      await store.insertMemories([expired]);
+      const slot = { userId: 'u1', appId, key: 'code' };
+      expect(await store.getMemoryByKey(slot, new Date().toISOString())).toBeUndefined();
+      expect((await store.findKeyHolder(slot))?.id).toBe(expired.id);
+      expect(await store.deleteMemoryByKey(slot, new Date().toISOString())).toBe(0);
+      const fresh = await store.upsertMemory({ ...memory('u1', 'New code 9876', [0, 1, 0, 0], 2), key: 'code' }, new Date().toISOString());
+      expect(fresh).toMatchObject({ kind: 'created', memory: { expiresAt: null, text: 'New code 9876' } });
+      expect(fresh.memory.id).not.toBe(expired.id);
+      expect(await wordLists('u1', ['1234', '9876'])).toEqual([[], [fresh.memory.id]]);
+
+      const raced = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.upsertMemory({ ...memory('u3', `Value ${i}`, [1, i, 0, 0], i), key: 'one' }, new Date().toISOString())),
+      );
+      expect(raced.filter((o) => o.kind === 'created')).toHaveLength(1);
+      expect(new Set(raced.map((o) => o.memory.id)).size).toBe(1);
+      expect((await store.listMemories({ userId: 'u3', scope: { appId: null }, offset: 0, limit: 10 })).total).toBe(1);
     });
 
     it('refuses to update a memory out of scope, expired or unknown, and a text another live memory holds', async () => {

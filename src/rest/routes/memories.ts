@@ -21,9 +21,10 @@ export function memoriesRouter(service: MemoryService): Router {
       idempotencyKey: req.get('Idempotency-Key'),
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    // A duplicate created nothing: 200, with the existing memory (a replay answers the status of the first answer).
+    // A duplicate created nothing: 200, with the existing memory (a replay answers the status of the first answer);
+    // nor did a store under a key that replaced the memory holding it.
     if (result.duplicate) res.setHeader('Memory-Duplicate', 'true');
-    res.status(result.duplicate ? 200 : 201).json(result);
+    res.status(result.duplicate || result.updated === true ? 200 : 201).json(result);
   });
 
   router.get('/', async (req, res) => {
@@ -46,6 +47,20 @@ export function memoriesRouter(service: MemoryService): Router {
   // Under by-id/, never /:userId: every user id stays listable, even one that looks like a memory id.
   router.get('/by-id/:id', async (req, res) => {
     res.json(await service.get(callerOf(res), req.params.id));
+  });
+
+  // A caller's own key: PUT creates (201) or replaces (200, same id) the memory holding it in that user and app.
+  router.put('/by-key/:key', body, async (req, res) => {
+    const { memory, created } = await service.putByKey(callerOf(res), req.params.key, req.body);
+    res.status(created ? 201 : 200).json(memory);
+  });
+
+  router.get('/by-key/:key', async (req, res) => {
+    res.json(await service.getByKey(callerOf(res), { ...queryInput(req, []), key: req.params.key }));
+  });
+
+  router.delete('/by-key/:key', async (req, res) => {
+    res.json(await service.forgetByKey(callerOf(res), { ...queryInput(req, []), key: req.params.key }));
   });
 
   router.patch('/:id', body, async (req, res) => {

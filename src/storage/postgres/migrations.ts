@@ -196,6 +196,22 @@ export const MIGRATIONS: readonly PgMigration[] = [
       await ddl(client, `CREATE INDEX memories_terms ON memories USING gin ((${TERMS_ARRAY}))`);
     },
   },
+  {
+    version: 5,
+    name: 'caller keys',
+    async up(client) {
+      // A caller's own key for a memory (PUT /v1/memories/by-key/{key}): unique within the user and app. The
+      // partial unique index is the conflict target of the upsert (INSERT ... ON CONFLICT), so that nodes storing
+      // one key at once end with one memory; COLLATE "C" compares keys byte-wise, as SQLite does.
+      await ddl(
+        client,
+        `
+        ALTER TABLE memories ADD COLUMN key text COLLATE "C";
+        CREATE UNIQUE INDEX memories_key ON memories (user_id, app_id, key) WHERE key IS NOT NULL;
+      `,
+      );
+    },
+  },
 ];
 
 /**

@@ -10,6 +10,8 @@ import type {
   IdempotencyClaim,
   IdempotencyRecord,
   InsertOutcome,
+  KeyedMemory,
+  KeySlot,
   ListQuery,
   MemoryChange,
   MemoryFilter,
@@ -22,6 +24,7 @@ import type {
   StoreCapabilities,
   TermMatches,
   UpdateOutcome,
+  UpsertOutcome,
   UserListQuery,
   WordMatchQuery,
 } from '../../core/store.js';
@@ -84,6 +87,7 @@ interface ExportRow {
   created_at: Date;
   updated_at: Date;
   expires_at: Date | null;
+  key: string | null;
   embedding: string | Buffer | null;
 }
 
@@ -296,8 +300,8 @@ export class PgStore implements MemoryStore {
           return { kind: 'duplicate', memory: duplicate };
         }
         await client.query(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding, language, terms)
-           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11::${this.#vectors.sqlType}, $12, $13)`,
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms)
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12::${this.#vectors.sqlType}, $13, $14)`,
           [
             memory.id,
             memory.uuid,
@@ -309,6 +313,7 @@ export class PgStore implements MemoryStore {
             memory.updatedAt ?? memory.createdAt,
             memory.expiresAt ?? null,
             key,
+            memory.key ?? null,
             this.#vectors.toParam(memory.embedding),
             words.language,
             words.terms,
@@ -419,6 +424,101 @@ export class PgStore implements MemoryStore {
       };
       // A new vector is checked against the database's model like any other vector write.
       return newText !== undefined ? this.#withModel(work) : withTransaction(this.#pool, work);
+    });
+  }
+
+  // ---- Caller keys --------------------------------------------------------------------------------------------
+
+  /**
+   * One statement settles the race: INSERT ... ON CONFLICT on the partial unique index (user_id, app_id, key). Of
+   * nodes storing one key at once, one inserts; the others wait for its transaction, then update the row it made.
+   * An expired holder is deleted first (its key is free); a node racing that delete waits for it too.
+   */
+  upsertMemory(memory: KeyedMemory, now: string): Promise<UpsertOutcome> {
+    return this.#run(() => {
+      assertStorable(memory);
+      const words = wordColumns(memory.text);
+      return this.#withModel(async (client): Promise<UpsertOutcome> => {
+        await client.query(
+          'DELETE FROM memories WHERE user_id = $1 AND app_id = $2::uuid AND key = $3 AND expires_at <= $4::timestamptz',
+          [memory.userId, memory.appId, memory.key, now],
+        );
+        const { rows } = await client.query<{ id: string }>(
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms)
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12::${this.#vectors.sqlType}, $14, $15)
+           ON CONFLICT (user_id, app_id, key) WHERE key IS NOT NULL DO UPDATE SET
+             text = EXCLUDED.text, text_key = EXCLUDED.text_key, metadata = EXCLUDED.metadata,
+             expires_at = EXCLUDED.expires_at, embedding = EXCLUDED.embedding, updated_at = $13::timestamptz,
+             language = EXCLUDED.language, terms = EXCLUDED.terms
+           RETURNING id`,
+          [
+            memory.id,
+            memory.uuid,
+            memory.userId,
+            memory.appId,
+            memory.text,
+            JSON.stringify(memory.metadata),
+            memory.createdAt,
+            memory.updatedAt ?? memory.createdAt,
+            memory.expiresAt ?? null,
+            textKey(memory.text),
+            memory.key,
+            this.#vectors.toParam(memory.embedding),
+            now,
+            words.language,
+            words.terms,
+          ],
+        );
+        const id = rows[0]?.id;
+        if (id === undefined) throw new Error('The upsert returned no row.');
+        // The row keeps its id when it was updated: its metadata fields are rewritten.
+        const created = id === memory.id;
+        if (!created) await client.query('DELETE FROM memory_fields WHERE memory_id = $1', [id]);
+        await writeFields(client, [{ id, userId: memory.userId, metadata: memory.metadata }]);
+        const row = await this.#findRow(client, { kind: 'id', value: id }, { appId: null }, now);
+        if (!row) throw new Error(`The memory ${id} vanished inside its own upsert.`);
+        return { kind: created ? 'created' : 'updated', memory: toMemory(row) };
+      });
+    });
+  }
+
+  /** The memory holding a key (served by the unique index); `live` leaves out an expired one. */
+  async #keyRow(client: PoolClient | Pool, slot: KeySlot, live: { now: string } | undefined): Promise<MemoryRow | undefined> {
+    const p = new Params();
+    const { rows } = await client.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m JOIN apps a ON a.id = m.app_id
+       WHERE m.user_id = ${p.add(slot.userId)} AND m.app_id = ${p.add(slot.appId)}::uuid AND m.key = ${p.add(slot.key)}
+       ${live ? liveSql('m', live.now, p) : ''}`,
+      p.values,
+    );
+    return rows[0];
+  }
+
+  getMemoryByKey(slot: KeySlot, now: string): Promise<MemoryRecord | undefined> {
+    return this.#run(async () => {
+      const row = await this.#keyRow(this.#pool, slot, { now });
+      return row ? toMemory(row) : undefined;
+    });
+  }
+
+  deleteMemoryByKey(slot: KeySlot, now: string): Promise<number> {
+    return this.#run(async () => {
+      // Fields go by cascade; an expired holder is left to purgeExpired, as deleteMemories leaves expired memories.
+      const p = new Params();
+      const result = await query(
+        this.#pool,
+        `DELETE FROM memories m WHERE m.user_id = ${p.add(slot.userId)} AND m.app_id = ${p.add(slot.appId)}::uuid
+         AND m.key = ${p.add(slot.key)} ${liveSql('m', now, p)}`,
+        p.values,
+      );
+      return result.rowCount ?? 0;
+    });
+  }
+
+  findKeyHolder(slot: KeySlot): Promise<MemoryRecord | undefined> {
+    return this.#run(async () => {
+      const row = await this.#keyRow(this.#pool, slot, undefined);
+      return row ? toMemory(row) : undefined;
     });
   }
 
@@ -542,9 +642,9 @@ export class PgStore implements MemoryStore {
       memories.forEach(assertStorable);
       const inserted = await this.#withModel(async (client) => {
         const { rows } = await client.query<{ id: string }>(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, embedding, language, terms)
+          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms)
            SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[],
-             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::${this.#vectors.sqlType}[], $12::text[], $13::text[])
+             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::text[], $12::${this.#vectors.sqlType}[], $13::text[], $14::text[])
            ON CONFLICT (uuid) DO NOTHING RETURNING id`,
           [
             memories.map((m) => m.id),
@@ -557,6 +657,7 @@ export class PgStore implements MemoryStore {
             memories.map((m) => m.updatedAt ?? m.createdAt),
             memories.map((m) => m.expiresAt ?? null),
             memories.map((m) => textKey(m.text)),
+            memories.map((m) => m.key ?? null),
             memories.map((m) => this.#vectors.toParam(m.embedding)),
             ...wordColumnArrays(memories.map((m) => m.text)),
           ],
@@ -605,7 +706,7 @@ export class PgStore implements MemoryStore {
       const vectors = this.#vectors;
       const { rows } = await query<ExportRow>(
         this.#pool,
-        `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, updated_at, expires_at,
+        `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, updated_at, expires_at, key,
            ${vectors.exportColumn} AS embedding
          FROM memories WHERE id > $1 ORDER BY id LIMIT $2`,
         [after ?? '', limit],
@@ -622,6 +723,7 @@ export class PgStore implements MemoryStore {
           createdAt: iso(row.created_at),
           updatedAt: iso(row.updated_at),
           expiresAt: row.expires_at === null ? null : iso(row.expires_at),
+          key: row.key,
           embedding: vectors.fromColumn(row.embedding),
         };
       });

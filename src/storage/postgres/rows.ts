@@ -16,11 +16,12 @@ export interface MemoryRow {
   created_at: Date;
   updated_at: Date;
   expires_at: Date | null;
+  key: string | null;
 }
 
 export const MEMORY_COLUMNS = `m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id, a.slug AS app_slug,
   a.created_at AS app_created_at, m.text AS text, m.metadata AS metadata, m.created_at AS created_at,
-  m.updated_at AS updated_at, m.expires_at AS expires_at`;
+  m.updated_at AS updated_at, m.expires_at AS expires_at, m.key AS key`;
 
 /** ISO 8601 UTC with milliseconds, the contract's form; stored values have millisecond precision. */
 export function iso(value: Date): string {
@@ -38,6 +39,7 @@ export function toMemory(row: MemoryRow): MemoryRecord {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     expiresAt: row.expires_at === null ? null : iso(row.expires_at),
+    key: row.key,
   };
 }
 

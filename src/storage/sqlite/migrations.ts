@@ -161,6 +161,18 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 6,
+    name: 'caller keys',
+    up(db) {
+      // A caller's own key for a memory (PUT /v1/memories/by-key/{key}): unique within the user and app. The index
+      // is what keeps racing writers of one key to one memory, and finds the memory by key.
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN key TEXT;
+        CREATE UNIQUE INDEX memories_key ON memories(user_id, app_id, key) WHERE key IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

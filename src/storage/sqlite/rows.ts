@@ -14,11 +14,12 @@ export interface MemoryRow {
   created_at: string;
   updated_at: string;
   expires_at: string | null;
+  key: string | null;
 }
 
 export const MEMORY_COLUMNS = `m.rowid AS rowid, m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id,
   a.slug AS app_slug, a.created_at AS app_created_at, m.text AS text, m.metadata AS metadata, m.created_at AS created_at,
-  m.updated_at AS updated_at, m.expires_at AS expires_at`;
+  m.updated_at AS updated_at, m.expires_at AS expires_at, m.key AS key`;
 
 export function toMemory(row: MemoryRow): MemoryRecord {
   return {
@@ -31,6 +32,7 @@ export function toMemory(row: MemoryRow): MemoryRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
+    key: row.key,
   };
 }
 

@@ -9,6 +9,8 @@ import type {
   IdempotencyClaim,
   IdempotencyRecord,
   InsertOutcome,
+  KeyedMemory,
+  KeySlot,
   ListQuery,
   MemoryChange,
   MemoryFilter,
@@ -21,6 +23,7 @@ import type {
   StoreCapabilities,
   TermMatches,
   UpdateOutcome,
+  UpsertOutcome,
   UserListQuery,
   WordMatchQuery,
 } from '../../core/store.js';
@@ -80,6 +83,7 @@ interface ExportRow {
   created_at: string;
   updated_at: string;
   expires_at: string | null;
+  key: string | null;
   embedding: Buffer | null;
 }
 
@@ -295,8 +299,8 @@ export class SqliteStore implements MemoryStore {
     assertModelUnchanged(this.#declared, record);
     const dimension = record.dimension;
     const insertMemory = this.#sql(
-      `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ${skipExisting ? 'ON CONFLICT(uuid) DO NOTHING' : ''}`,
     );
     const vectors: VectorRow[] = [];
@@ -312,6 +316,7 @@ export class SqliteStore implements MemoryStore {
         memory.updatedAt ?? memory.createdAt,
         memory.expiresAt ?? null,
         textKey(memory.text),
+        memory.key ?? null,
       );
       if (changes === 0) continue;
       const rowid = Number(lastInsertRowid);
@@ -360,31 +365,110 @@ export class SqliteStore implements MemoryStore {
         .transaction((): UpdateOutcome => {
           const row = this.#findRow(ref, scope, change.now);
           if (!row) return { kind: 'not_found' };
-          const rowid = row.rowid;
           if (change.text) {
-            const key = textKey(change.text.text);
-            const duplicate = this.#liveDuplicate(row.user_id, row.app_id, key, rowid);
+            const duplicate = this.#liveDuplicate(row.user_id, row.app_id, textKey(change.text.text), row.rowid);
             if (duplicate) return { kind: 'duplicate', memory: duplicate };
-            const record = readModelRecord(this.#db);
-            if (record === undefined) throw new MemoryError('unavailable', 'The vector index is missing: no embedding model was declared.');
-            assertModelUnchanged(this.#declared, record);
-            this.#sql('UPDATE memories SET text = ?, text_key = ? WHERE rowid = ?').run(change.text.text, key, rowid);
-            this.#sql('DELETE FROM memory_words WHERE rowid = ?').run(rowid);
-            writeWords(this.#db, rowid, row.user_id, change.text.text);
-            deleteVectors(this.#db, [rowid]);
-            insertVectors(this.#db, record.dimension, [{ rowid, userId: row.user_id, appId: row.app_id, embedding: change.text.embedding }]);
           }
-          if (change.metadata) {
-            this.#sql('UPDATE memories SET metadata = ? WHERE rowid = ?').run(JSON.stringify(change.metadata), rowid);
-            deleteFields(this.#db, [rowid]);
-            writeFields(this.#db, rowid, row.user_id, change.metadata);
-          }
-          if (change.expiresAt !== undefined) this.#sql('UPDATE memories SET expires_at = ? WHERE rowid = ?').run(change.expiresAt, rowid);
-          this.#sql('UPDATE memories SET updated_at = ? WHERE rowid = ?').run(change.updatedAt, rowid);
+          this.#applyChange(row, change);
           return { kind: 'updated', memory: toMemory(this.#findRow(ref, scope, change.now) as MemoryRow) };
         })
         .immediate(),
     );
+  }
+
+  /** Writes a change to one memory, in the caller's transaction: row, words, vector and metadata fields together. */
+  #applyChange(row: MemoryRow, change: MemoryChange): void {
+    const rowid = row.rowid;
+    if (change.text) {
+      const record = readModelRecord(this.#db);
+      if (record === undefined) throw new MemoryError('unavailable', 'The vector index is missing: no embedding model was declared.');
+      assertModelUnchanged(this.#declared, record);
+      this.#sql('UPDATE memories SET text = ?, text_key = ? WHERE rowid = ?').run(change.text.text, textKey(change.text.text), rowid);
+      this.#sql('DELETE FROM memory_words WHERE rowid = ?').run(rowid);
+      writeWords(this.#db, rowid, row.user_id, change.text.text);
+      deleteVectors(this.#db, [rowid]);
+      insertVectors(this.#db, record.dimension, [{ rowid, userId: row.user_id, appId: row.app_id, embedding: change.text.embedding }]);
+    }
+    if (change.metadata) {
+      this.#sql('UPDATE memories SET metadata = ? WHERE rowid = ?').run(JSON.stringify(change.metadata), rowid);
+      deleteFields(this.#db, [rowid]);
+      writeFields(this.#db, rowid, row.user_id, change.metadata);
+    }
+    if (change.expiresAt !== undefined) this.#sql('UPDATE memories SET expires_at = ? WHERE rowid = ?').run(change.expiresAt, rowid);
+    this.#sql('UPDATE memories SET updated_at = ? WHERE rowid = ?').run(change.updatedAt, rowid);
+  }
+
+  // ---- Caller keys --------------------------------------------------------------------------------------------
+
+  /** The memory holding a key, live or expired (the unique index covers both), served by that index. */
+  #keyRow(slot: KeySlot): MemoryRow | undefined {
+    return this.#sql(
+        `SELECT ${MEMORY_COLUMNS} FROM memories m INDEXED BY memories_key JOIN apps a ON a.id = m.app_id
+         WHERE m.user_id = ? AND m.app_id = ? AND m.key = ?`,
+      )
+      .get(slot.userId, slot.appId, slot.key) as MemoryRow | undefined;
+  }
+
+  /** The live memory holding a key, if any. */
+  #liveKeyRow(slot: KeySlot, now: string): MemoryRow | undefined {
+    const row = this.#keyRow(slot);
+    return row && (row.expires_at === null || row.expires_at > now) ? row : undefined;
+  }
+
+  upsertMemory(memory: KeyedMemory, now: string): Promise<UpsertOutcome> {
+    const slot = { userId: memory.userId, appId: memory.appId, key: memory.key };
+    return this.#run(() =>
+      this.#db
+        .transaction((): UpsertOutcome => {
+          // The write lock is held (IMMEDIATE): no other writer, in this process or another, can take the key
+          // between this look and the write.
+          const held = this.#keyRow(slot);
+          if (held && held.expires_at !== null && held.expires_at <= now) {
+            // An expired memory is gone for every read: its key is free, and the new memory starts afresh.
+            this.#deleteRowids([held.rowid]);
+          } else if (held) {
+            this.#applyChange(held, {
+              text: { text: memory.text, embedding: memory.embedding },
+              metadata: memory.metadata,
+              expiresAt: memory.expiresAt ?? null,
+              updatedAt: now,
+              now,
+            });
+            return { kind: 'updated', memory: toMemory(this.#keyRow(slot) as MemoryRow) };
+          }
+          this.#insertRows([memory], false);
+          return { kind: 'created', memory: toMemory(this.#keyRow(slot) as MemoryRow) };
+        })
+        .immediate(),
+    );
+  }
+
+  getMemoryByKey(slot: KeySlot, now: string): Promise<MemoryRecord | undefined> {
+    return this.#run(() => {
+      const row = this.#liveKeyRow(slot, now);
+      return row ? toMemory(row) : undefined;
+    });
+  }
+
+  deleteMemoryByKey(slot: KeySlot, now: string): Promise<number> {
+    return this.#run(() =>
+      this.#db
+        .transaction(() => {
+          // An expired holder is left to purgeExpired, as deleteMemories leaves expired memories.
+          const row = this.#liveKeyRow(slot, now);
+          if (!row) return 0;
+          this.#deleteRowids([row.rowid]);
+          return 1;
+        })
+        .immediate(),
+    );
+  }
+
+  findKeyHolder(slot: KeySlot): Promise<MemoryRecord | undefined> {
+    return this.#run(() => {
+      const row = this.#keyRow(slot);
+      return row ? toMemory(row) : undefined;
+    });
   }
 
   listMemories(query: ListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
@@ -644,7 +728,7 @@ export class SqliteStore implements MemoryStore {
       const rows = this.#sql(
           `SELECT m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id, m.text AS text,
                   m.metadata AS metadata, m.created_at AS created_at, m.updated_at AS updated_at,
-                  m.expires_at AS expires_at, v.embedding AS embedding
+                  m.expires_at AS expires_at, m.key AS key, v.embedding AS embedding
            FROM memories m LEFT JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
            WHERE m.id > ? ORDER BY m.id LIMIT ?`,
         )
@@ -661,6 +745,7 @@ export class SqliteStore implements MemoryStore {
           createdAt: row.created_at,
           updatedAt: row.updated_at,
           expiresAt: row.expires_at,
+          key: row.key,
           // Copied out of the blob, whose bytes need not be 4-byte aligned.
           embedding: new Float32Array(row.embedding.buffer.slice(row.embedding.byteOffset, row.embedding.byteOffset + row.embedding.byteLength)),
         };

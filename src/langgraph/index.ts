@@ -1,0 +1,6 @@
+/**
+ * `agent-memory/langgraph`: a LangGraph store over agent-memory. Loads `@langchain/langgraph-checkpoint` (an
+ * optional peer dependency); the package's other entries load nothing of LangGraph.
+ */
+export { AgentMemoryStore, InvalidNamespaceError, type AgentMemoryStoreOptions } from './store.js';
+export { UnsupportedFilterError } from './filter.js';
