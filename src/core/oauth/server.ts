@@ -186,7 +186,7 @@ export class OAuthServer {
     return resource;
   }
 
-  async #pending(p: Omit<OAuthPendingRecord, 'id' | 'csrfHash' | 'expiresAt'> & { client: OAuthClientRecord }): Promise<ConsentRequest> {
+  async #pending(p: Omit<OAuthPendingRecord, 'id' | 'csrfHash' | 'expiresAt' | 'clientId'> & { client: OAuthClientRecord }): Promise<ConsentRequest> {
     const csrf = newSecret('csrf');
     const id = `req_${randomBase62(24)}`;
     await this.#store.createOAuthPending({
