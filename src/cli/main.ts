@@ -19,6 +19,8 @@ const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over SQ
 
 Usage:
   agent-memory serve [--port 8787] [--host 127.0.0.1] [--db ./data/memory.db]   REST under /v1, MCP at /mcp
+                     [--oauth --public-url https://memory.example.com]   OAuth for hosted MCP clients
+  agent-memory oauth clients | oauth revoke CLIENT_ID   the OAuth clients registered, and revoking one
   agent-memory mcp [--db PATH] [--user-id ID] [--app-id SLUG]   the MCP tools over stdio, for one local agent
   agent-memory keys create [--app SLUG] [--name LABEL]
   agent-memory keys list
@@ -47,6 +49,9 @@ Common options:
   --mcp-sessions M   serve: stateful (MCP sessions in this node's memory) or stateless (any node answers any
                      request, for several nodes behind a load balancer); env MEMORY_MCP_SESSIONS, default
                      stateless on PostgreSQL, stateful on SQLite
+  --oauth            serve: the OAuth 2.1 authorization server for hosted MCP clients (claude.ai, ChatGPT);
+                     env MEMORY_OAUTH=1. Needs --public-url (env MEMORY_PUBLIC_URL): the https URL of the TLS
+                     proxy in front (http only on loopback). Access tokens live MEMORY_OAUTH_ACCESS_TTL s (3600)
   -h, --help         this text
 `;
 
@@ -70,6 +75,8 @@ const OPTIONS = {
   from: { type: 'string' },
   to: { type: 'string' },
   'mcp-sessions': { type: 'string' },
+  oauth: { type: 'boolean' },
+  'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
