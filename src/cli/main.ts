@@ -8,6 +8,7 @@ import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
 import { mcpConfig, mcpDefaults, mcpSessionMode } from './commands/mcp.js';
+import { oauthClients, oauthRevoke } from './commands/oauth.js';
 import { reembedCommand } from './commands/reembed.js';
 import { runtimeConfig, serveConfig } from './config.js';
 import { ConfigError } from '../runtime/config.js';
@@ -127,6 +128,13 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         if (sub === 'list') return await keysList(config, out);
         if (sub === 'revoke' && arg) return await keysRevoke(config, arg, out);
         out.notice('Usage: agent-memory keys create [--app SLUG] [--name LABEL] | keys list | keys revoke KEY_ID');
+        return 2;
+      }
+      case 'oauth': {
+        const config = runtimeConfig(values, env);
+        if (sub === 'clients') return await oauthClients(config, out);
+        if (sub === 'revoke' && arg) return await oauthRevoke(config, arg, out);
+        out.notice('Usage: agent-memory oauth clients | oauth revoke CLIENT_ID');
         return 2;
       }
       case 'backup': {

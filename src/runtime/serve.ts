@@ -37,13 +37,14 @@ export interface ServeOptions {
  * The authorization server over this runtime's database: tokens for this server's resources only, the consent
  * page checking keys alone (a token cannot approve another client).
  */
-function oauthServer(config: NonNullable<ServeConfig['oauth']>, runtime: Runtime): { server: OAuthServer; publicUrl: URL } {
+function oauthServer(config: NonNullable<ServeConfig['oauth']>, runtime: Runtime, logger: Logger): { server: OAuthServer; publicUrl: URL } {
   const publicUrl = checkPublicUrl(config.publicUrl);
   const urls = publicUrls(publicUrl);
   const server = new OAuthServer({
     store: runtime.store,
     authenticator: new Authenticator({ store: runtime.store }),
     resources: [urls.mcpResource, urls.rootResource],
+    logger,
     ...(config.accessTtlSeconds === undefined ? {} : { accessTtlSeconds: config.accessTtlSeconds }),
   });
   return { server, publicUrl };
@@ -71,7 +72,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
 
   const mcp = options.mcpHandler?.(runtime.service);
   const extraKeys = config.apiKey ? [config.apiKey] : [];
-  const oauth = config.oauth ? oauthServer(config.oauth, runtime) : undefined;
+  const oauth = config.oauth ? oauthServer(config.oauth, runtime, logger) : undefined;
   if (oauth) logger.info('oauth authorization server on', { issuer: oauth.publicUrl.origin });
   const app = createApp({
     service: runtime.service,
@@ -113,6 +114,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
       await mcp?.close?.(graceMs).catch(() => undefined);
       await stopped;
       clearTimeout(timer);
+      await oauth?.server.settled();
       await runtime.close();
     })();
     return closing;

@@ -10,6 +10,8 @@ import { checkRedirectUri, redirectRegistered } from './redirects.js';
 import { parseScopes } from './scope-list.js';
 import { ACCESS_TOKEN_PATTERN, CODE_PATTERN, hashSecret, LIFETIMES, newSecret, pkceChallenge, REFRESH_TOKEN_PATTERN } from './tokens.js';
 import { sameDigest } from '../keys.js';
+import { Chore, pruneInBatches } from '../housekeeping.js';
+import { silentLogger, type Logger } from '../logger.js';
 
 export interface OAuthServerOptions {
   store: OAuthStore;
@@ -20,6 +22,7 @@ export interface OAuthServerOptions {
   /** Access token lifetime in seconds (default one hour). */
   accessTtlSeconds?: number;
   now?: () => number;
+  logger?: Logger;
 }
 
 /** What the client registers (RFC 7591), after the HTTP layer parsed it. */
@@ -81,6 +84,8 @@ export class OAuthServer {
   readonly #resources: Set<string>;
   readonly #accessTtl: number;
   readonly #now: () => number;
+  /** Expired codes, consent requests and tokens go in the background, poked by the requests that make new ones. */
+  readonly #prune: Chore;
 
   constructor(options: OAuthServerOptions) {
     this.#store = options.store;
@@ -88,6 +93,16 @@ export class OAuthServer {
     this.#resources = new Set(options.resources.map((r) => normalizeResource(r) ?? r));
     this.#accessTtl = options.accessTtlSeconds ?? LIFETIMES.access;
     this.#now = options.now ?? Date.now;
+    this.#prune = new Chore(() => pruneInBatches((limit) => this.#store.pruneOAuth(this.#at(), limit)), {
+      name: 'oauth pruning',
+      logger: options.logger ?? silentLogger,
+      now: this.#now,
+    });
+  }
+
+  /** Resolves once a pruning run in flight has ended (shutdown). */
+  settled(): Promise<void> {
+    return this.#prune.settled();
   }
 
   #at(offsetSeconds = 0): string {
@@ -187,6 +202,7 @@ export class OAuthServer {
   }
 
   async #pending(p: Omit<OAuthPendingRecord, 'id' | 'csrfHash' | 'expiresAt' | 'clientId'> & { client: OAuthClientRecord }): Promise<ConsentRequest> {
+    this.#prune.poke();
     const csrf = newSecret('csrf');
     const id = `req_${randomBase62(24)}`;
     await this.#store.createOAuthPending({
@@ -299,6 +315,7 @@ export class OAuthServer {
   }
 
   async #issue(grant: Pick<OAuthTokenRecord, 'clientId' | 'keyId' | 'scopes' | 'resource' | 'familyId'>): Promise<TokenSet> {
+    this.#prune.poke();
     const access = newSecret('access');
     const refresh = newSecret('refresh');
     const createdAt = this.#at();

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 export class MemoryOAuthClient implements OAuthClientProvider {
   #info: OAuthClientInformationMixed | undefined;
@@ -90,7 +90,7 @@ export async function consent(
   context: BrowserContext,
   authorizationUrl: URL | string,
   callback: Callback,
-  answer: { key?: string; button: 'Allow' | 'Deny'; before?: (page: import('playwright-core').Page) => Promise<void> },
+  answer: { key?: string; button: 'Allow' | 'Deny'; before?: (page: Page) => Promise<void> },
 ): Promise<{ redirect: URL | undefined; pageText: string; status: number | undefined }> {
   const page = await context.newPage();
   try {
