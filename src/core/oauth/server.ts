@@ -62,6 +62,7 @@ export type ConsentOutcome =
 
 const MAX_REDIRECT_URIS = 10;
 const MAX_NAME = 200;
+const MAX_METADATA_BYTES = 8_192;
 
 /** The resource URL as compared: parsed and re-serialised, so "https://h" and "https://h/" are the same. */
 export function normalizeResource(raw: string): string | undefined {
@@ -136,8 +137,11 @@ export class OAuthServer {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     };
-    delete metadata.client_secret;
-    delete metadata.client_secret_expires_at;
+    // What the HTTP layer may have made up (an id, a secret) is not the client's: the id is ours, there is no secret.
+    for (const field of ['client_id', 'client_id_issued_at', 'client_secret', 'client_secret_expires_at']) delete metadata[field];
+    if (JSON.stringify(metadata).length > MAX_METADATA_BYTES) {
+      throw new OAuthProblem('invalid_client_metadata', `The registration is larger than ${MAX_METADATA_BYTES} bytes.`);
+    }
     const client: OAuthClientRecord = {
       id: `cli_${randomBase62(24)}`,
       metadata,
