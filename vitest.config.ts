@@ -24,7 +24,7 @@ export const UNIT = [
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
   'test/mcp/{batch,http,parity,tools}.test.ts',
-  'test/cli/{first-key,keys}.test.ts',
+  'test/cli/{first-key,keys,oauth}.test.ts',
   'test/client/*.live.test.ts',
   'test/scale/mcp-stateless.test.ts',
 ];
