@@ -11,6 +11,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/core/key-admin.js';
+import type { MemoryService } from '../../src/core/service.js';
+import { createMcpHttpHandler } from '../../src/mcp/http.js';
 import { findChromium, launchChromium, type Browser } from '../console/support/browser.js';
 import { startTestServer, TEST_BACKEND, TEST_KEY, type TestServer } from '../helpers/server.js';
 import { consent, MemoryOAuthClient, pkce, startCallback, type Callback } from './support/oauth-client.js';
@@ -27,6 +29,9 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
+
+/** /mcp as `serve` mounts it, with the DNS-rebinding guard of a loopback server. */
+const mcpHandler = (service: MemoryService) => createMcpHttpHandler({ service, allowedHostnames: ['localhost', '127.0.0.1', '[::1]'] });
 
 interface TokenJson {
   access_token: string;
@@ -49,9 +54,9 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;
     mcpUrl = `${publicUrl}/mcp`;
-    server = await startTestServer({ port, oauth: { publicUrl } }, { mcpHandler: await mcpHandler() });
+    server = await startTestServer({ port, oauth: { publicUrl } }, { mcpHandler });
     if (TEST_BACKEND === 'sqlite') {
-      second = await startTestServer({ dbPath: server.dbPath, oauth: { publicUrl } }, { mcpHandler: await mcpHandler() });
+      second = await startTestServer({ dbPath: server.dbPath, oauth: { publicUrl } }, { mcpHandler });
     }
     key = (await createApiKey(server.runtime.store, { label: 'assistant' })).key;
     callback = await startCallback();
@@ -65,10 +70,6 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     await server?.stop();
   });
 
-  async function mcpHandler() {
-    const { mcpHttpHandler } = await import('../../src/runtime/mcp.js');
-    return mcpHttpHandler({ port: 0, host: '127.0.0.1', apiKey: undefined, rateLimit: 0, dbPath: '', model: 'hash', modelDir: undefined, logLevel: 'error' }, {});
-  }
 
   const post = (path: string, form: Record<string, string>, base = server.url) =>
     fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
