@@ -204,6 +204,18 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     expect(refreshed.status).toBe(400);
   });
 
+  it('keeps a token of a bound key in that key\'s app', async () => {
+    const bound = await createApiKey(server.runtime.store, { app: 'assistant-app', label: 'bound' });
+    const { tokens: t } = await tokens({ apiKey: bound.key });
+    const json = { 'Content-Type': 'application/json' };
+    const stored = await bearer(t.access_token, '/v1/memories', server.url, { method: 'POST', headers: json, body: JSON.stringify({ userId: 'bound-user', text: 'Kept in the bound app.' }) });
+    expect(stored.status).toBe(201);
+    expect(((await stored.json()) as { appId: string }).appId).toBe('assistant-app');
+    const other = await bearer(t.access_token, '/v1/memories', server.url, { method: 'POST', headers: json, body: JSON.stringify({ userId: 'bound-user', text: 'Elsewhere.', appId: 'other-app' }) });
+    expect(other.status).toBe(403);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+  });
+
   it('revokes a grant (RFC 7009) and a whole client', async () => {
     const a = await tokens();
     const res = await post('/oauth/revoke', { client_id: a.clientId, token: a.tokens.refresh_token });
