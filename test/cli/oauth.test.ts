@@ -23,7 +23,7 @@ async function register(name: string): Promise<string> {
   const store = SqliteStore.open({ path: db });
   try {
     const server = new OAuthServer({ store, authenticator: new Authenticator({ store }), resources: ['https://m.example.com/mcp'] });
-    return (await server.registerClient({ client_name: name, redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] })).id;
+    return (await server.registerClient({ client_name: name, redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] })).client.id;
   } finally {
     await store.close();
   }

@@ -227,6 +227,45 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     expect((await bearer(b.tokens.access_token)).status).toBe(401);
   });
 
+  it('registers a confidential client as claude.ai does (client_secret_post) and takes its secret in the body or as Basic', async () => {
+    const reg = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Claude',
+        redirect_uris: [callback.url],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      }),
+    });
+    expect(reg.status).toBe(201);
+    const client = (await reg.json()) as { client_id: string; client_secret: string; token_endpoint_auth_method: string };
+    expect(client.client_secret).toMatch(/^amcl_/);
+    expect(client.token_endpoint_auth_method).toBe('client_secret_post');
+    const { verifier, challenge } = pkce();
+    const url = new URL(`${server.url}/oauth/authorize`);
+    url.search = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: callback.url, code_challenge: challenge, code_challenge_method: 'S256', state: 'c', resource: mcpUrl }).toString();
+    const answer = await consent(browser.context, url, callback, { key, button: 'Allow' });
+    const code = answer.redirect?.searchParams.get('code') ?? '';
+    const form = { grant_type: 'authorization_code', client_id: client.client_id, code, code_verifier: verifier, redirect_uri: callback.url, resource: mcpUrl };
+    const noSecret = await post('/oauth/token', form);
+    expect(((await noSecret.json()) as { error: string }).error).toBe('invalid_client');
+    const wrongSecret = await post('/oauth/token', { ...form, client_secret: `amcl_${'x'.repeat(40)}` });
+    expect(((await wrongSecret.json()) as { error: string }).error).toBe('invalid_client');
+    const ok = await post('/oauth/token', { ...form, client_secret: client.client_secret });
+    expect(ok.status).toBe(200);
+    const t = (await ok.json()) as TokenJson;
+    expect((await bearer(t.access_token)).status).toBe(200);
+    const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64');
+    const refreshed = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${basic}` },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: t.refresh_token }),
+    });
+    expect(refreshed.status).toBe(200);
+  });
+
   it('refuses a wrong PKCE verifier, and burns the code', async () => {
     const g = await grant();
     const wrong = await exchange(g, { code_verifier: pkce().verifier });

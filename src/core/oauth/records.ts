@@ -13,6 +13,8 @@ export interface OAuthClientRecord {
   metadata: Record<string, unknown>;
   name: string | null;
   redirectUris: string[];
+  /** SHA-256 of the client secret of a confidential client (client_secret_post or _basic); null for a public one. */
+  secretHash: string | null;
   createdAt: string;
   revokedAt: string | null;
 }

@@ -32,6 +32,7 @@ export interface ClientRegistration {
   grant_types?: string[] | undefined;
   response_types?: string[] | undefined;
   scope?: string | undefined;
+  token_endpoint_auth_method?: string | undefined;
   [field: string]: unknown;
 }
 
@@ -114,8 +115,12 @@ export class OAuthServer {
     return Date.parse(expiresAt) <= this.#now();
   }
 
-  /** RFC 7591: every client is public (PKCE, no secret), so no client secret exists to leak or to store. */
-  async registerClient(registration: ClientRegistration): Promise<OAuthClientRecord> {
+  /**
+   * RFC 7591. A public client (`token_endpoint_auth_method: none`) gets no secret, PKCE protects its code; a client
+   * that asks for `client_secret_post` or `client_secret_basic` (RFC 7591's default, and what claude.ai asks for)
+   * gets a secret, shown once in the answer and kept as its SHA-256 only.
+   */
+  async registerClient(registration: ClientRegistration): Promise<{ client: OAuthClientRecord; secret: string | null }> {
     const uris = registration.redirect_uris;
     if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
       throw new OAuthProblem('invalid_redirect_uri', `Register from 1 to ${MAX_REDIRECT_URIS} redirect URIs.`);
@@ -128,6 +133,11 @@ export class OAuthServer {
     if ((registration.response_types ?? ['code']).some((r) => r !== 'code')) {
       throw new OAuthProblem('invalid_client_metadata', 'Only the "code" response type is supported.');
     }
+    const method = registration.token_endpoint_auth_method ?? 'client_secret_basic';
+    if (method !== 'none' && method !== 'client_secret_post' && method !== 'client_secret_basic') {
+      throw new OAuthProblem('invalid_client_metadata', 'token_endpoint_auth_method must be none, client_secret_post or client_secret_basic.');
+    }
+    const secret = method === 'none' ? null : newSecret('client');
     const name = registration.client_name?.trim().slice(0, MAX_NAME) || null;
     const metadata: Record<string, unknown> = {
       ...registration,
@@ -135,7 +145,7 @@ export class OAuthServer {
       redirect_uris: uris,
       grant_types: grants,
       response_types: ['code'],
-      token_endpoint_auth_method: 'none',
+      token_endpoint_auth_method: method,
     };
     // What the HTTP layer may have made up (an id, a secret) is not the client's: the id is ours, there is no secret.
     for (const field of ['client_id', 'client_id_issued_at', 'client_secret', 'client_secret_expires_at']) delete metadata[field];
@@ -147,11 +157,12 @@ export class OAuthServer {
       metadata,
       name,
       redirectUris: uris,
+      secretHash: secret?.hash ?? null,
       createdAt: this.#at(),
       revokedAt: null,
     };
     await this.#store.createOAuthClient(client);
-    return client;
+    return { client, secret: secret?.secret ?? null };
   }
 
   /** A live (not revoked) client, or undefined. */

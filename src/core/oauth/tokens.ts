@@ -10,9 +10,9 @@ export const ACCESS_TOKEN_PATTERN = /^amat_[0-9A-Za-z]{40}$/;
 export const REFRESH_TOKEN_PATTERN = /^amrt_[0-9A-Za-z]{40}$/;
 export const CODE_PATTERN = /^amac_[0-9A-Za-z]{40}$/;
 
-export type SecretKind = 'access' | 'refresh' | 'code' | 'csrf';
+export type SecretKind = 'access' | 'refresh' | 'code' | 'csrf' | 'client';
 
-const PREFIX: Record<SecretKind, string> = { access: 'amat_', refresh: 'amrt_', code: 'amac_', csrf: 'amcs_' };
+const PREFIX: Record<SecretKind, string> = { access: 'amat_', refresh: 'amrt_', code: 'amac_', csrf: 'amcs_', client: 'amcl_' };
 
 export function newSecret(kind: SecretKind): { secret: string; hash: string } {
   const secret = `${PREFIX[kind]}${randomBase62(40)}`;

@@ -20,7 +20,7 @@ export function publicUrls(publicUrl: URL): PublicUrls {
   return { issuer: publicUrl.origin, mcpResource: `${publicUrl.origin}/mcp`, rootResource: `${publicUrl.origin}/` };
 }
 
-/** RFC 8414 authorization server metadata. Every client is public (PKCE S256, no secret). */
+/** RFC 8414 authorization server metadata. PKCE (S256) for every client, public or confidential. */
 export function authorizationServerMetadata(urls: PublicUrls): Record<string, unknown> {
   const at = (path: string) => `${urls.issuer}${path}`;
   return {
@@ -33,8 +33,8 @@ export function authorizationServerMetadata(urls: PublicUrls): Record<string, un
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['none'],
-    revocation_endpoint_auth_methods_supported: ['none'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
     scopes_supported: [...SCOPES],
     client_id_metadata_document_supported: false,
   };

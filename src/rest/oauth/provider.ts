@@ -24,18 +24,25 @@ async function oauthCall<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function clientInformation(client: OAuthClientRecord): OAuthClientInformationFull {
+/**
+ * A client as the SDK's handlers see it. `client_secret` is the secret itself only in the registration answer; when
+ * the handlers authenticate a client it is the stored SHA-256, compared with the hash of the secret sent
+ * (clientCredentials in router.ts hashes it first), so no secret is ever stored.
+ */
+export function clientInformation(client: OAuthClientRecord, secret?: string | null): OAuthClientInformationFull {
+  const shown = secret ?? client.secretHash;
   return {
     ...(client.metadata as Omit<OAuthClientInformationFull, 'client_id'>),
     redirect_uris: client.redirectUris,
     client_id: client.id,
     client_id_issued_at: Math.floor(Date.parse(client.createdAt) / 1000),
+    ...(shown === null || shown === undefined ? {} : { client_secret: shown, client_secret_expires_at: 0 }),
   };
 }
 
 /**
  * The SDK's OAuthServerProvider over core/oauth/server.ts, for the SDK's token, registration and revocation
- * handlers. The authorize step is ours (router.ts): its consent page needs an API key, and its redirect check is
+ * handlers (and their client authentication: client_secret_post, and _basic through router.ts). The authorize step is ours (router.ts): its consent page needs an API key, and its redirect check is
  * stricter than the SDK's. PKCE is checked by the core (so the code is burnt by a wrong verifier too).
  */
 export class ProviderAdapter implements OAuthServerProvider {
@@ -50,9 +57,12 @@ export class ProviderAdapter implements OAuthServerProvider {
         const client = await server.client(id);
         return client ? clientInformation(client) : undefined;
       }),
-      // The SDK made up an id and, for a confidential client, a secret: both are replaced (every client is public).
+      // The SDK made up an id and, for a confidential client, a secret: both are replaced by the core's.
       registerClient: (registration) =>
-        oauthCall(async () => clientInformation(await server.registerClient(registration as ClientRegistration))),
+        oauthCall(async () => {
+          const { client, secret } = await server.registerClient(registration as ClientRegistration);
+          return clientInformation(client, secret);
+        }),
     };
   }
 

@@ -5,6 +5,7 @@ import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/tok
 import { MemoryError } from '../../core/errors.js';
 import { OAuthProblem } from '../../core/oauth/problem.js';
 import type { OAuthServer } from '../../core/oauth/server.js';
+import { hashSecret } from '../../core/oauth/tokens.js';
 import type { RateLimiter } from '../../core/rate-limit.js';
 import { CONSENT_FIELDS, sendConsentPage, sendErrorPage } from './consent-page.js';
 import { authorizationServerMetadata, OAUTH_PATHS, protectedResourceMetadata, type PublicUrls } from './metadata.js';
@@ -149,11 +150,57 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
     }
   });
 
-  router.use(OAUTH_PATHS.token, limit, tokenHandler({ provider, rateLimit: false }));
+  router.use(OAUTH_PATHS.token, limit, clientCredentials(), tokenHandler({ provider, rateLimit: false }));
   router.use(OAUTH_PATHS.register, limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
-  router.use(OAUTH_PATHS.revoke, limit, revocationHandler({ provider, rateLimit: false }));
+  router.use(OAUTH_PATHS.revoke, limit, clientCredentials(), revocationHandler({ provider, rateLimit: false }));
   router.use('/oauth', oauthErrors());
   return router;
+}
+
+const readForm = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+
+/**
+ * Client authentication before the SDK's handlers (RFC 6749 2.3.1): reads the form, takes the credentials of
+ * `Authorization: Basic` (client_secret_basic, which the SDK does not read) into it, and replaces the secret with
+ * its SHA-256, which is what the store keeps and the SDK compares. The SDK's own parser then finds the body read.
+ */
+function clientCredentials(): RequestHandler {
+  return function clientCredentialsMiddleware(req, res, next) {
+    if (req.method !== 'POST') {
+      next();
+      return;
+    }
+    readForm(req, res, (error?: unknown) => {
+      if (error !== undefined) {
+        next(error);
+        return;
+      }
+      const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+      const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get('authorization') ?? '');
+      if (basic?.[1]) {
+        const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        let id: string;
+        let secret: string;
+        try {
+          id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+          secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+        } catch {
+          oauthError(res, 401, 'invalid_client', 'The Basic credentials are not valid form-encoding.');
+          return;
+        }
+        if (colon < 0 || (body.client_id !== undefined && body.client_id !== id) || body.client_secret !== undefined) {
+          oauthError(res, 400, 'invalid_request', 'Send the client credentials one way: Basic, or in the body.');
+          return;
+        }
+        body.client_id = id;
+        body.client_secret = secret;
+      }
+      if (typeof body.client_secret === 'string') body.client_secret = hashSecret(body.client_secret);
+      req.body = body;
+      next();
+    });
+  };
 }
 
 /** Whatever fails under /oauth (a body that does not parse, the store down) answers in OAuth's terms. */

@@ -173,6 +173,7 @@ export const MIGRATIONS: readonly PgMigration[] = [
           metadata jsonb NOT NULL,
           name text,
           redirect_uris jsonb NOT NULL,
+          secret_hash text,
           created_at timestamptz NOT NULL,
           revoked_at timestamptz
         );

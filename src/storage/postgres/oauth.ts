@@ -23,14 +23,11 @@ export class PgOAuthRows {
   }
 
   async createClient(client: OAuthClientRecord): Promise<void> {
-    await query(this.#pool, 'INSERT INTO oauth_clients (id, metadata, name, redirect_uris, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-      client.id,
-      JSON.stringify(client.metadata),
-      client.name,
-      JSON.stringify(client.redirectUris),
-      client.createdAt,
-      client.revokedAt,
-    ]);
+    await query(
+      this.#pool,
+      'INSERT INTO oauth_clients (id, metadata, name, redirect_uris, secret_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [client.id, JSON.stringify(client.metadata), client.name, JSON.stringify(client.redirectUris), client.secretHash, client.createdAt, client.revokedAt],
+    );
   }
 
   async findClient(id: string): Promise<OAuthClientRecord | undefined> {
@@ -181,6 +178,7 @@ interface ClientRow {
   metadata: Record<string, unknown>;
   name: string | null;
   redirect_uris: string[];
+  secret_hash: string | null;
   created_at: Date;
   revoked_at: Date | null;
 }
@@ -191,6 +189,7 @@ function toClient(row: ClientRow): OAuthClientRecord {
     metadata: row.metadata,
     name: row.name,
     redirectUris: row.redirect_uris,
+    secretHash: row.secret_hash,
     createdAt: iso(row.created_at),
     revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
   };

@@ -144,6 +144,7 @@ export const MIGRATIONS: readonly Migration[] = [
           metadata TEXT NOT NULL,
           name TEXT,
           redirect_uris TEXT NOT NULL,
+          secret_hash TEXT,
           created_at TEXT NOT NULL,
           revoked_at TEXT
         );

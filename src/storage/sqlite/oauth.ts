@@ -23,11 +23,12 @@ export class SqliteOAuthRows {
   }
 
   createClient(client: OAuthClientRecord): void {
-    this.#sql('INSERT INTO oauth_clients (id, metadata, name, redirect_uris, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    this.#sql('INSERT INTO oauth_clients (id, metadata, name, redirect_uris, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
       client.id,
       JSON.stringify(client.metadata),
       client.name,
       JSON.stringify(client.redirectUris),
+      client.secretHash,
       client.createdAt,
       client.revokedAt,
     );
@@ -163,6 +164,7 @@ interface ClientRow {
   metadata: string;
   name: string | null;
   redirect_uris: string;
+  secret_hash: string | null;
   created_at: string;
   revoked_at: string | null;
 }
@@ -173,6 +175,7 @@ function toClient(row: ClientRow): OAuthClientRecord {
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     name: row.name,
     redirectUris: JSON.parse(row.redirect_uris) as string[],
+    secretHash: row.secret_hash,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
   };

@@ -30,13 +30,18 @@ afterEach(async () => {
   await store.close();
 });
 
+/** A client as /oauth/register makes one (public unless it asks for a secret). */
+async function register(registration: Parameters<OAuthServer['registerClient']>[0]) {
+  return (await oauth.registerClient({ token_endpoint_auth_method: 'none', ...registration })).client;
+}
+
 function pkce() {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 async function code(options: { scope?: string; apiKey?: string } = {}) {
-  const client = await oauth.registerClient({ client_name: 'c', redirect_uris: [REDIRECT] });
+  const client = await register({ client_name: 'c', redirect_uris: [REDIRECT] });
   const { verifier, challenge } = pkce();
   const request = await oauth.beginConsent({ client, redirectUri: REDIRECT, codeChallenge: challenge, state: 's', scope: options.scope, resource: RESOURCE });
   const outcome = await oauth.answerConsent({ pendingId: request.pendingId, csrf: request.csrf, apiKey: options.apiKey ?? key, allow: true });
@@ -71,7 +76,7 @@ describe('redirect URIs', () => {
 
 describe('the authorization server', () => {
   it('refuses unknown scopes, a missing or foreign resource, and a challenge that is not S256-shaped', async () => {
-    const client = await oauth.registerClient({ redirect_uris: [REDIRECT] });
+    const client = await register({ redirect_uris: [REDIRECT] });
     const base = { client, redirectUri: REDIRECT, codeChallenge: pkce().challenge, state: undefined, scope: undefined, resource: RESOURCE };
     expect(await refusal(oauth.beginConsent({ ...base, scope: 'memory:read admin' }))).toBe('invalid_scope');
     expect(await refusal(oauth.beginConsent({ ...base, resource: undefined }))).toBe('invalid_target');
@@ -81,7 +86,7 @@ describe('the authorization server', () => {
   });
 
   it('lets a consent form be answered once, within ten minutes', async () => {
-    const client = await oauth.registerClient({ redirect_uris: [REDIRECT] });
+    const client = await register({ redirect_uris: [REDIRECT] });
     const request = await oauth.beginConsent({ client, redirectUri: REDIRECT, codeChallenge: pkce().challenge, state: undefined, scope: undefined, resource: RESOURCE });
     now += 11 * 60 * 1000;
     expect((await oauth.answerConsent({ pendingId: request.pendingId, csrf: request.csrf, apiKey: key, allow: true })).kind).toBe('refused');
@@ -89,7 +94,7 @@ describe('the authorization server', () => {
   });
 
   it('takes only a stored, live key on the consent page: not the configured key, not a revoked one', async () => {
-    const client = await oauth.registerClient({ redirect_uris: [REDIRECT] });
+    const client = await register({ redirect_uris: [REDIRECT] });
     const begin = () => oauth.beginConsent({ client, redirectUri: REDIRECT, codeChallenge: pkce().challenge, state: undefined, scope: undefined, resource: RESOURCE });
     let request = await begin();
     const configured = await oauth.answerConsent({ pendingId: request.pendingId, csrf: request.csrf, apiKey: CONFIGURED, allow: true });
@@ -115,7 +120,7 @@ describe('the authorization server', () => {
 
   it('binds a code to its client and redirect URI', async () => {
     const g = await code();
-    const other = await oauth.registerClient({ redirect_uris: [REDIRECT] });
+    const other = await register({ redirect_uris: [REDIRECT] });
     expect(await refusal(oauth.exchangeCode(other.id, g.code, g.verifier, REDIRECT, RESOURCE))).toBe('invalid_grant');
     expect(await refusal(oauth.exchangeCode(g.client.id, g.code, g.verifier, `${REDIRECT}x`, RESOURCE))).toBe('invalid_grant');
   });
@@ -130,6 +135,16 @@ describe('the authorization server', () => {
     const narrowed = await oauth.refresh(rw.client.id, full.refresh_token, 'memory:read', undefined);
     expect(narrowed.scope).toBe('memory:read');
     expect(await refusal(oauth.refresh(ro.client.id, narrowed.refresh_token, undefined, undefined))).toBe('invalid_grant');
+  });
+
+  it('gives a client that asks for client_secret_post (as claude.ai does) a secret, kept as its hash only', async () => {
+    const { client, secret } = await oauth.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' });
+    expect(secret).toMatch(/^amcl_/);
+    expect(client.secretHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(await store.listOAuthClients())).not.toContain(secret ?? '-');
+    expect((await oauth.registerClient({ redirect_uris: [REDIRECT] })).secret).not.toBeNull();
+    expect((await oauth.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })).secret).toBeNull();
+    expect(await refusal(oauth.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'private_key_jwt' }))).toBe('invalid_client_metadata');
   });
 
   it('prunes what has expired', async () => {
