@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
   'test/core/{housekeeping,rate-limit,vector}.test.ts',
+  'test/core/oauth/*.test.ts',
   'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool}.test.ts',
   'test/cli/config.test.ts',
   'test/client/{client,retry,errors}.test.ts',
@@ -24,7 +25,7 @@ export const UNIT = [
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
   'test/mcp/{batch,http,parity,tools}.test.ts',
-  'test/cli/{first-key,keys}.test.ts',
+  'test/cli/{first-key,keys,oauth}.test.ts',
   'test/client/*.live.test.ts',
   'test/ai-sdk/*.test.ts',
   'test/langgraph/*.test.ts',

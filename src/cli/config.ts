@@ -1,6 +1,6 @@
 /** The CLI's settings: flags first, then environment variables, then the wiring's defaults. */
 import type { LogLevel } from '../core/logger.js';
-import { ConfigError, DEFAULTS, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
+import { checkPublicUrl, ConfigError, DEFAULTS, type OAuthConfig, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
 
 type Env = Record<string, string | undefined>;
 type Flags = Record<string, string | boolean | undefined>;
@@ -46,5 +46,21 @@ export function serveConfig(flags: Flags, env: Env): ServeConfig {
     host: text(flags.host) ?? env.HOST ?? DEFAULTS.host,
     apiKey: env.MEMORY_API_KEY !== undefined && env.MEMORY_API_KEY !== '' ? env.MEMORY_API_KEY : undefined,
     rateLimit: integer('MEMORY_RATE_LIMIT', text(flags['rate-limit']) ?? env.MEMORY_RATE_LIMIT, DEFAULTS.rateLimit, 0, 1_000_000_000),
+    oauth: oauthConfig(flags, env),
+  };
+}
+
+/** `--oauth` or MEMORY_OAUTH=1 turns the authorization server on; it needs the public URL (--public-url, MEMORY_PUBLIC_URL). */
+function oauthConfig(flags: Flags, env: Env): OAuthConfig | undefined {
+  const on = flags.oauth === true || env.MEMORY_OAUTH === '1' || env.MEMORY_OAUTH === 'true';
+  if (!on) return undefined;
+  const publicUrl = text(flags['public-url']) ?? (env.MEMORY_PUBLIC_URL !== '' ? env.MEMORY_PUBLIC_URL : undefined);
+  if (publicUrl === undefined) {
+    throw new ConfigError('--oauth needs the URL clients reach this server at: --public-url https://memory.example.com (env MEMORY_PUBLIC_URL).');
+  }
+  checkPublicUrl(publicUrl);
+  return {
+    publicUrl,
+    accessTtlSeconds: optionalInteger('MEMORY_OAUTH_ACCESS_TTL', env.MEMORY_OAUTH_ACCESS_TTL, 60, 86_400),
   };
 }

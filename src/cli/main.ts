@@ -8,6 +8,7 @@ import { exportCommand } from './commands/export.js';
 import { IMPORT_SOURCES, importCommand, isImportSource } from './commands/import.js';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.js';
 import { mcpConfig, mcpDefaults, mcpSessionMode } from './commands/mcp.js';
+import { oauthClients, oauthRevoke } from './commands/oauth.js';
 import { reembedCommand } from './commands/reembed.js';
 import { runtimeConfig, serveConfig } from './config.js';
 import { ConfigError } from '../runtime/config.js';
@@ -19,6 +20,8 @@ const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over SQ
 
 Usage:
   agent-memory serve [--port 8787] [--host 127.0.0.1] [--db ./data/memory.db]   REST under /v1, MCP at /mcp
+                     [--oauth --public-url https://memory.example.com]   OAuth for hosted MCP clients
+  agent-memory oauth clients | oauth revoke CLIENT_ID   the OAuth clients registered, and revoking one
   agent-memory mcp [--db PATH] [--user-id ID] [--app-id SLUG]   the MCP tools over stdio, for one local agent
   agent-memory keys create [--app SLUG] [--name LABEL]
   agent-memory keys list
@@ -50,6 +53,9 @@ Common options:
   --mcp-sessions M   serve: stateful (MCP sessions in this node's memory) or stateless (any node answers any
                      request, for several nodes behind a load balancer); env MEMORY_MCP_SESSIONS, default
                      stateless on PostgreSQL, stateful on SQLite
+  --oauth            serve: the OAuth 2.1 authorization server for hosted MCP clients (claude.ai, ChatGPT);
+                     env MEMORY_OAUTH=1. Needs --public-url (env MEMORY_PUBLIC_URL): the https URL of the TLS
+                     proxy in front (http only on loopback). Access tokens live MEMORY_OAUTH_ACCESS_TTL s (3600)
   -h, --help         this text
 `;
 
@@ -73,6 +79,8 @@ const OPTIONS = {
   from: { type: 'string' },
   to: { type: 'string' },
   'mcp-sessions': { type: 'string' },
+  oauth: { type: 'boolean' },
+  'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -123,6 +131,13 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         if (sub === 'list') return await keysList(config, out);
         if (sub === 'revoke' && arg) return await keysRevoke(config, arg, out);
         out.notice('Usage: agent-memory keys create [--app SLUG] [--name LABEL] | keys list | keys revoke KEY_ID');
+        return 2;
+      }
+      case 'oauth': {
+        const config = runtimeConfig(values, env);
+        if (sub === 'clients') return await oauthClients(config, out);
+        if (sub === 'revoke' && arg) return await oauthRevoke(config, arg, out);
+        out.notice('Usage: agent-memory oauth clients | oauth revoke CLIENT_ID');
         return 2;
       }
       case 'backup': {

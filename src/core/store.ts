@@ -5,6 +5,7 @@
  */
 import type { MemoryRef } from './ids.js';
 import type { UserSummary } from './schemas.js';
+import type { OAuthStore } from './oauth/records.js';
 import type { ApiKeyRecord, App, MemoryRecord } from './types.js';
 
 /** Which apps a query may touch: one app, or all of them. */
@@ -338,4 +339,4 @@ export interface StoreConnection {
  * A storage backend: every concern above, implemented by one class per backend (SqliteStore, PgStore). Code that
  * needs one concern takes that part (a KeyStore, an AppStore), so what it touches is visible in its signature.
  */
-export type MemoryStore = AppStore & MemoryRecordStore & IdempotencyStore & KeyStore & ModelStore & StoreConnection;
+export type MemoryStore = AppStore & MemoryRecordStore & IdempotencyStore & KeyStore & OAuthStore & ModelStore & StoreConnection;

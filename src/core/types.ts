@@ -45,6 +45,11 @@ export interface Caller {
   keyId: string | null;
   /** The app the caller's key is bound to; null means every app is visible. */
   boundApp: App | null;
+  /**
+   * What an OAuth access token was allowed (core/scopes.ts); undefined for an API key or a local caller, which may
+   * do everything. A token acts as the key that approved it (same keyId, same app binding), within these scopes.
+   */
+  scopes?: readonly ('memory:read' | 'memory:write')[];
 }
 
 export const LOCAL_CALLER: Caller = Object.freeze({ keyId: null, boundApp: null });

@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
 import { rebindingGuard } from './host-guard.js';
+import { requireToolScopes } from './scopes.js';
 import { createMcpServer } from './server.js';
 import { SessionRegistry, type Admission } from './sessions.js';
 import type { ToolDefaults } from './tools.js';
@@ -209,6 +210,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       jsonRpcError(res, 503, -32000, 'The server is shutting down.');
       return;
     }
+    requireToolScopes(caller, parsedBody(req));
     if (stateless) {
       if (req.method !== 'POST') {
         // No session, so no event stream to open (GET) and none to end (DELETE): the SDK's stateless answer.

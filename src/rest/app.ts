@@ -1,10 +1,15 @@
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../core/auth.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
+import type { OAuthServer } from '../core/oauth/server.js';
 import { consoleRouter } from './console.js';
+import { bearerChallenge } from './oauth/challenge.js';
+import { publicUrls, resourceMetadataUrl } from './oauth/metadata.js';
+import { oauthRouter } from './oauth/router.js';
+import { requireRouteScope } from './middleware/scope.js';
 import { callerOf } from './locals.js';
 import { accessLog } from './middleware/access-log.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -32,6 +37,13 @@ export interface AppDeps {
   mcp?: CallerHandler | undefined;
   /** The web console's built files, served at /console; no console when absent. */
   consoleDir?: string;
+  /** The OAuth authorization server (`serve --oauth`): its endpoints, and the Bearer challenge on /v1 and /mcp. */
+  oauth?: OAuthDeps | undefined;
+}
+
+export interface OAuthDeps {
+  server: OAuthServer;
+  publicUrl: URL;
 }
 
 /** The HTTP application: no side effects at import, everything it uses is passed in. */
@@ -50,11 +62,18 @@ export function createApp(deps: AppDeps): Express {
   app.use(openApiRouter());
 
   const guarded = [authenticate(deps.authenticator, deps.rateLimiter), rateLimit(deps.rateLimiter)];
-  app.use('/v1', ...guarded);
+  const challenge = { v1: [] as RequestHandler[], mcp: [] as RequestHandler[] };
+  if (deps.oauth) {
+    const urls = publicUrls(deps.oauth.publicUrl);
+    app.use(oauthRouter({ server: deps.oauth.server, urls, rateLimiter: deps.rateLimiter, secure: deps.oauth.publicUrl.protocol === 'https:' }));
+    challenge.v1.push(bearerChallenge(resourceMetadataUrl(urls, 'root')));
+    challenge.mcp.push(bearerChallenge(resourceMetadataUrl(urls, 'mcp')));
+  }
+  app.use('/v1', ...challenge.v1, ...guarded, requireRouteScope());
   app.use('/v1/memories', memoriesRouter(deps.service));
   app.use('/v1/users', usersRouter(deps.service));
   const { mcp } = deps;
-  if (mcp) app.all('/mcp', ...guarded, mcpBody(deps.rateLimiter), (req, res, next) => mcp(req, res, callerOf(res)).catch(next));
+  if (mcp) app.all('/mcp', ...challenge.mcp, ...guarded, mcpBody(deps.rateLimiter), (req, res, next) => mcp(req, res, callerOf(res)).catch(next));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler, type Response } from 'express';
 import { MemoryError } from '../core/errors.js';
 
 /**
@@ -30,16 +30,21 @@ export const CONSOLE_CSP = [
   "trusted-types 'none'",
 ].join('; ');
 
+/** The console's headers with `csp` as the policy: the console itself, and the OAuth consent page (rest/oauth). */
+export function setPageHeaders(res: Response, csp: string = CONSOLE_CSP): void {
+  res.setHeader('Content-Security-Policy', csp);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  // Revalidated on every load, so that an upgraded server never runs with last version's scripts.
+  res.setHeader('Cache-Control', 'no-cache');
+}
+
 function securityHeaders(): RequestHandler {
   return function consoleHeaders(_req, res, next) {
-    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-    // Revalidated on every load, so that an upgraded server never runs with last version's scripts.
-    res.setHeader('Cache-Control', 'no-cache');
+    setPageHeaders(res);
     next();
   };
 }

@@ -67,7 +67,7 @@ const ERROR_BODY: JsonSchema = {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_json: the body is not JSON.',
   401: 'auth_error: missing, malformed, unknown or revoked API key (with WWW-Authenticate: Bearer).',
-  403: 'forbidden: a key bound to one app named another app.',
+  403: 'forbidden: a key bound to one app named another app, or an OAuth token lacks the scope (insufficient_scope).',
   404: 'not_found: no such route, or no memory with this id visible to the key (unknown, expired, or in another app).',
   409: 'idempotency_conflict (an Idempotency-Key reused with another body) or duplicate_memory (an update onto the text of another live memory of the same user and app).',
   413: 'payload_too_large: the body is over 1 MiB.',
@@ -327,11 +327,17 @@ const OPERATIONS: Operation[] = [
 const MCP_PATH = {
   post: {
     summary: 'MCP streamable HTTP: JSON-RPC messages (initialize, tools/list, tools/call)',
-    description: 'The Model Context Protocol endpoint, behind the same keys and rate limit as /v1. GET and DELETE answer 405.',
+    description:
+      'The Model Context Protocol endpoint, behind the same keys and rate limit as /v1. Two ways to authenticate: an ' +
+      'API key, or (serve --oauth) an OAuth access token; without either the 401 carries ' +
+      'WWW-Authenticate: Bearer resource_metadata=".../.well-known/oauth-protected-resource/mcp". A tools/call beyond ' +
+      'the token\'s scopes (store_memory, update_memory, forget_memory need memory:write) is 403 insufficient_scope. ' +
+      'GET and DELETE answer 405.',
     requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
     responses: {
       200: { description: 'A JSON-RPC answer (JSON or an event stream).', content: { 'application/json': { schema: { type: 'object' } } } },
       401: { $ref: '#/components/responses/Error401' },
+      403: { $ref: '#/components/responses/Error403' },
       429: { $ref: '#/components/responses/Error429' },
     },
   },
@@ -389,7 +395,10 @@ function errorResponses(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const status of Object.keys(ERROR_DESCRIPTIONS).map(Number)) {
     const headers: Record<string, unknown> = {};
-    if (status === 401) headers['WWW-Authenticate'] = { description: 'Bearer', schema: { type: 'string' } };
+    if (status === 401) {
+      headers['WWW-Authenticate'] = { description: 'Bearer; with --oauth also resource_metadata and scope (RFC 9728)', schema: { type: 'string' } };
+    }
+    if (status === 403) headers['WWW-Authenticate'] = { description: 'With --oauth, for a token lacking a scope: Bearer error="insufficient_scope", scope=...', schema: { type: 'string' } };
     if (status === 429 || status === 503) headers['Retry-After'] = { description: 'Seconds to wait.', schema: { type: 'string' } };
     out[`Error${status}`] = {
       description: `${ERROR_DESCRIPTIONS[status]} (codes: ${(CODES_BY_STATUS[status] ?? []).join(', ')})`,
@@ -422,13 +431,36 @@ export function openApiDocument(version: string): JsonSchema {
       version,
       description:
         'Memory for AI agents: store, list, recall, update and forget text memories per user. Every route under ' +
-        `/v1 needs "Authorization: Bearer <API key>". Bodies are JSON (at most ${LIMITS.bodyMaxBytes} bytes). ` +
+        `/v1 needs "Authorization: Bearer <API key>", or, on a server run with --oauth, an OAuth 2.1 access token ` +
+        '(authorization server metadata at /.well-known/oauth-authorization-server; the token acts as the API key ' +
+        'that approved it, within its scopes: memory:read for reads, memory:write for changes, else 403 ' +
+        `insufficient_scope). Bodies are JSON (at most ${LIMITS.bodyMaxBytes} bytes). ` +
         'Every error is {"error": {"code", "message", "details"?}}.',
     },
-    security: [{ bearer: [] }],
+    security: [{ bearer: [] }, { oauth: ['memory:read', 'memory:write'] }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: amk_ and 40 letters or digits.' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key: amk_ and 40 letters or digits.' },
+        oauth: {
+          type: 'oauth2',
+          description:
+            'Only with `serve --oauth --public-url URL`: authorization code with PKCE (S256), dynamic client ' +
+            'registration at /oauth/register, the resource parameter (RFC 8707) naming this server. Tokens are sent ' +
+            'as "Authorization: Bearer amat_...". Protected resource metadata: /.well-known/oauth-protected-resource.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth/authorize',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: {
+                'memory:read': 'Recall, list and get memories (GET routes, POST /v1/memories/recall and /list).',
+                'memory:write': 'Store, update and forget memories (includes reading).',
+              },
+            },
+          },
+        },
+      },
       schemas: { Error: ERROR_BODY },
       responses: errorResponses(),
     },

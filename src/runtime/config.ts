@@ -20,6 +20,37 @@ export interface ServeConfig extends RuntimeConfig {
   apiKey: string | undefined;
   /** Requests per minute per key; 0 turns rate limiting off. */
   rateLimit: number;
+  /** The OAuth authorization server for hosted MCP clients (`--oauth`); off when undefined. */
+  oauth?: OAuthConfig | undefined;
+}
+
+export interface OAuthConfig {
+  /** The URL clients reach this server at (the TLS proxy's): an origin, https unless on loopback. */
+  publicUrl: string;
+  /** Access token lifetime in seconds (default 3600). */
+  accessTtlSeconds?: number | undefined;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * The public URL as the OAuth server needs it: absolute, https (OAuth 2.1 allows plain http on loopback only), an
+ * origin without path, query or fragment (the issuer and the resource identifiers are made from it).
+ */
+export function checkPublicUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`The public URL "${raw}" is not an absolute URL (https://memory.example.com).`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw new ConfigError(`The public URL must be https (plain http only on loopback), not "${raw}": put a TLS proxy in front.`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`The public URL must be an origin only (https://memory.example.com), not "${raw}".`);
+  }
+  return url;
 }
 
 export const DEFAULTS = {

@@ -77,6 +77,16 @@ export function defaultSessionMode(storage: Pick<RuntimeConfig, 'databaseUrl'>):
 }
 
 /**
+ * The DNS-rebinding guard's names on loopback; behind a TLS proxy (`--oauth --public-url`) requests name the public
+ * host, which is then allowed too.
+ */
+function allowedHostnames(config: ServeConfig): string[] | undefined {
+  const loopback = loopbackHostnames(config.host);
+  if (!loopback || !config.oauth) return loopback;
+  return [...loopback, new URL(config.oauth.publicUrl).hostname];
+}
+
+/**
  * The /mcp endpoint for `serve`: sessions per API key (or none: see defaultSessionMode), DNS-rebinding guard when
  * listening on loopback.
  */
@@ -94,7 +104,7 @@ export function mcpHttpHandler(
       defaults,
       logger,
       version: VERSION,
-      allowedHostnames: loopbackHostnames(config.host),
+      allowedHostnames: allowedHostnames(config),
     });
   };
 }

@@ -8,7 +8,9 @@ import { createApp, type CallerHandler } from '../rest/app.js';
 import { DEFAULT_CONSOLE_DIR } from '../rest/console.js';
 import { answerClientErrors } from '../rest/client-error.js';
 import { gracefulConnections } from '../rest/graceful.js';
-import type { ServeConfig } from './config.js';
+import { OAuthServer } from '../core/oauth/server.js';
+import { publicUrls } from '../rest/oauth/metadata.js';
+import { checkPublicUrl, type ServeConfig } from './config.js';
 import { consoleOutput, type Output } from './output.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
@@ -29,6 +31,23 @@ export interface ServeOptions {
    * their connections until the grace period runs out.
    */
   mcpHandler?: (service: MemoryService) => CallerHandler & { close?: (graceMs?: number) => Promise<void> };
+}
+
+/**
+ * The authorization server over this runtime's database: tokens for this server's resources only, the consent
+ * page checking keys alone (a token cannot approve another client).
+ */
+function oauthServer(config: NonNullable<ServeConfig['oauth']>, runtime: Runtime, logger: Logger): { server: OAuthServer; publicUrl: URL } {
+  const publicUrl = checkPublicUrl(config.publicUrl);
+  const urls = publicUrls(publicUrl);
+  const server = new OAuthServer({
+    store: runtime.store,
+    authenticator: new Authenticator({ store: runtime.store }),
+    resources: [urls.mcpResource, urls.rootResource],
+    logger,
+    ...(config.accessTtlSeconds === undefined ? {} : { accessTtlSeconds: config.accessTtlSeconds }),
+  });
+  return { server, publicUrl };
 }
 
 /** Starts the HTTP server (REST, the console, and /mcp when given): the CLI's `serve`, the server entry and the tests use it. */
@@ -52,9 +71,13 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   }
 
   const mcp = options.mcpHandler?.(runtime.service);
+  const extraKeys = config.apiKey ? [config.apiKey] : [];
+  const oauth = config.oauth ? oauthServer(config.oauth, runtime, logger) : undefined;
+  if (oauth) logger.info('oauth authorization server on', { issuer: oauth.publicUrl.origin });
   const app = createApp({
     service: runtime.service,
-    authenticator: new Authenticator({ store: runtime.store, extraKeys: config.apiKey ? [config.apiKey] : [] }),
+    authenticator: new Authenticator({ store: runtime.store, extraKeys, tokens: oauth?.server }),
+    oauth,
     rateLimiter: runtime.rateLimiter(config.rateLimit),
     logger,
     consoleDir: DEFAULT_CONSOLE_DIR,
@@ -91,6 +114,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
       await mcp?.close?.(graceMs).catch(() => undefined);
       await stopped;
       clearTimeout(timer);
+      await oauth?.server.settled();
       await runtime.close();
     })();
     return closing;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runtimeConfig } from '../../src/cli/config.js';
+import { runtimeConfig, serveConfig } from '../../src/cli/config.js';
 import { ConfigError } from '../../src/runtime/config.js';
 import { defaultWorkerCount, MAX_DEFAULT_WORKERS } from '../../src/embeddings/embed-pool.js';
 
@@ -18,5 +18,24 @@ describe('embedding workers setting', () => {
       expect(() => runtimeConfig({ 'embed-workers': bad }, {})).toThrow(ConfigError);
     }
     expect(() => runtimeConfig({}, { MEMORY_EMBED_WORKERS: 'x' })).toThrow('MEMORY_EMBED_WORKERS must be an integer from 1 to 64, not "x".');
+  });
+});
+
+describe('the OAuth settings', () => {
+  it('is off by default, and on with --oauth or MEMORY_OAUTH=1 and a public URL', () => {
+    expect(serveConfig({}, {}).oauth).toBeUndefined();
+    expect(serveConfig({}, { MEMORY_PUBLIC_URL: 'https://m.example.com' }).oauth).toBeUndefined();
+    expect(serveConfig({ oauth: true, 'public-url': 'https://m.example.com' }, {}).oauth?.publicUrl).toBe('https://m.example.com');
+    expect(serveConfig({}, { MEMORY_OAUTH: '1', MEMORY_PUBLIC_URL: 'http://127.0.0.1:8787' }).oauth?.publicUrl).toBe('http://127.0.0.1:8787');
+    expect(serveConfig({}, { MEMORY_OAUTH: '1', MEMORY_PUBLIC_URL: 'http://[::1]:8787', MEMORY_OAUTH_ACCESS_TTL: '120' }).oauth?.accessTtlSeconds).toBe(120);
+  });
+
+  it('refuses OAuth without a public URL, over plain http off loopback, or with a path', () => {
+    expect(() => serveConfig({ oauth: true }, {})).toThrow('--oauth needs the URL clients reach this server at');
+    expect(() => serveConfig({ oauth: true, 'public-url': 'http://memory.example.com' }, {})).toThrow('must be https (plain http only on loopback)');
+    expect(() => serveConfig({ oauth: true, 'public-url': 'http://10.0.0.5:8787' }, {})).toThrow(ConfigError);
+    expect(() => serveConfig({ oauth: true, 'public-url': 'https://m.example.com/memory' }, {})).toThrow('an origin only');
+    expect(() => serveConfig({ oauth: true, 'public-url': 'not a url' }, {})).toThrow('not an absolute URL');
+    expect(() => serveConfig({}, { MEMORY_OAUTH: '1', MEMORY_PUBLIC_URL: 'https://m.example.com', MEMORY_OAUTH_ACCESS_TTL: '5' })).toThrow(ConfigError);
   });
 });

@@ -91,7 +91,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (mapped.code === 'server_error') {
       logger.error('unhandled error', { requestId: locals(res).requestId, ...errorFields(error) });
     }
-    if (mapped.code === 'auth_error') res.setHeader('WWW-Authenticate', 'Bearer');
+    const challenge = locals(res).challenge?.(mapped);
+    if (challenge !== undefined) res.setHeader('WWW-Authenticate', challenge);
+    else if (mapped.code === 'auth_error') res.setHeader('WWW-Authenticate', 'Bearer');
     if (mapped.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
     res.status(mapped.status).json(mapped.toBody());
   };

@@ -212,6 +212,68 @@ export const MIGRATIONS: readonly PgMigration[] = [
       );
     },
   },
+  {
+    version: 6,
+    name: 'oauth: clients, pending consents, codes, tokens',
+    async up(client) {
+      // The built-in OAuth authorization server (core/oauth). Codes, tokens and CSRF tokens are kept as SHA-256.
+      await ddl(
+        client,
+        `
+        CREATE TABLE oauth_clients (
+          id text PRIMARY KEY,
+          metadata jsonb NOT NULL,
+          name text,
+          redirect_uris jsonb NOT NULL,
+          secret_hash text,
+          created_at timestamptz NOT NULL,
+          revoked_at timestamptz
+        );
+        CREATE TABLE oauth_pending (
+          id text PRIMARY KEY,
+          csrf_hash text NOT NULL,
+          client_id text NOT NULL,
+          redirect_uri text NOT NULL,
+          code_challenge text NOT NULL,
+          state text,
+          scopes text NOT NULL,
+          resource text NOT NULL,
+          expires_at timestamptz NOT NULL
+        );
+        CREATE INDEX oauth_pending_expires ON oauth_pending (expires_at);
+        CREATE TABLE oauth_codes (
+          hash text PRIMARY KEY,
+          client_id text NOT NULL,
+          key_id text NOT NULL,
+          redirect_uri text NOT NULL,
+          code_challenge text NOT NULL,
+          scopes text NOT NULL,
+          resource text NOT NULL,
+          family_id text NOT NULL,
+          expires_at timestamptz NOT NULL,
+          used_at timestamptz
+        );
+        CREATE INDEX oauth_codes_family ON oauth_codes (family_id);
+        CREATE INDEX oauth_codes_expires ON oauth_codes (expires_at);
+        CREATE TABLE oauth_tokens (
+          hash text PRIMARY KEY,
+          kind text NOT NULL,
+          family_id text NOT NULL,
+          client_id text NOT NULL,
+          key_id text NOT NULL,
+          scopes text NOT NULL,
+          resource text NOT NULL,
+          expires_at timestamptz NOT NULL,
+          created_at timestamptz NOT NULL,
+          used_at timestamptz,
+          revoked_at timestamptz
+        );
+        CREATE INDEX oauth_tokens_family ON oauth_tokens (family_id);
+        CREATE INDEX oauth_tokens_expires ON oauth_tokens (expires_at);
+      `,
+      );
+    },
+  },
 ];
 
 /**

@@ -30,6 +30,13 @@ import type {
 } from '../../core/store.js';
 import { textKey } from '../../core/text-key.js';
 import type { UserSummary } from '../../core/schemas.js';
+import type {
+  FoundOAuthToken,
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthPendingRecord,
+  OAuthTokenRecord,
+} from '../../core/oauth/records.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import {
   createPool,
@@ -44,6 +51,7 @@ import {
 import { translatePgError } from './errors.js';
 import { filterSql, liveSql, writeFields } from './filters.js';
 import { DUPLICATE_LOCK_NAMESPACE, ensureSchema, migrate } from './migrations.js';
+import { PgOAuthRows } from './oauth.js';
 import { RECALL_TRANSACTION, recallCandidates } from './recall.js';
 import { replaceEmbeddings } from './reembed.js';
 import { retryConflicts } from './retry.js';
@@ -133,6 +141,7 @@ function appFilter(alias: string, scope: AppScope, params: Params): string {
 export class PgStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ singleWriter: false, backend: 'postgres' });
   readonly #pool: Pool;
+  readonly #oauth: PgOAuthRows;
   readonly #exactScanLimit: number;
   readonly #iterativeScan: boolean;
   readonly #allowPgvector: boolean;
@@ -176,6 +185,7 @@ export class PgStore implements MemoryStore {
     settings: { exactScanLimit: number; iterativeScan: boolean; allowPgvector: boolean; mode: VectorMode },
   ) {
     this.#pool = pool;
+    this.#oauth = new PgOAuthRows(pool);
     this.#exactScanLimit = settings.exactScanLimit;
     this.#iterativeScan = settings.iterativeScan;
     this.#allowPgvector = settings.allowPgvector;
@@ -833,6 +843,64 @@ export class PgStore implements MemoryStore {
     return this.#run(async () =>
       Number((await this.#one<CountRow>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL', []))?.n ?? 0),
     );
+  }
+
+  // ---- OAuth (storage/postgres/oauth.ts) -------------------------------------------------------------------------
+
+  createOAuthClient(client: OAuthClientRecord): Promise<void> {
+    return this.#run(() => this.#oauth.createClient(client));
+  }
+
+  findOAuthClient(id: string): Promise<OAuthClientRecord | undefined> {
+    return this.#run(() => this.#oauth.findClient(id));
+  }
+
+  listOAuthClients(): Promise<OAuthClientRecord[]> {
+    return this.#run(() => this.#oauth.listClients());
+  }
+
+  revokeOAuthClient(id: string, at: string): Promise<boolean> {
+    return this.#run(() => this.#oauth.revokeClient(id, at));
+  }
+
+  createOAuthPending(pending: OAuthPendingRecord): Promise<void> {
+    return this.#run(() => this.#oauth.createPending(pending));
+  }
+
+  takeOAuthPending(id: string): Promise<OAuthPendingRecord | undefined> {
+    return this.#run(() => this.#oauth.takePending(id), { once: true });
+  }
+
+  createOAuthCode(code: OAuthCodeRecord): Promise<void> {
+    return this.#run(() => this.#oauth.createCode(code));
+  }
+
+  findOAuthCode(hash: string): Promise<OAuthCodeRecord | undefined> {
+    return this.#run(() => this.#oauth.findCode(hash));
+  }
+
+  useOAuthCode(hash: string, at: string): Promise<boolean> {
+    return this.#run(() => this.#oauth.useCode(hash, at), { once: true });
+  }
+
+  createOAuthTokens(tokens: readonly OAuthTokenRecord[]): Promise<void> {
+    return this.#run(() => this.#oauth.createTokens(tokens));
+  }
+
+  findOAuthToken(hash: string): Promise<FoundOAuthToken | undefined> {
+    return this.#run(() => this.#oauth.findToken(hash));
+  }
+
+  useOAuthToken(hash: string, at: string): Promise<boolean> {
+    return this.#run(() => this.#oauth.useToken(hash, at), { once: true });
+  }
+
+  revokeOAuthFamily(familyId: string, at: string): Promise<void> {
+    return this.#run(() => this.#oauth.revokeFamily(familyId, at));
+  }
+
+  pruneOAuth(before: string, limit: number): Promise<number> {
+    return this.#run(() => this.#oauth.prune(before, limit));
   }
 
   // ---- Embedding model ----------------------------------------------------------------------------------------

@@ -173,6 +173,65 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'oauth: clients, pending consents, codes, tokens',
+    up(db) {
+      // The built-in OAuth authorization server (core/oauth). Codes, tokens and CSRF tokens are kept as SHA-256.
+      db.exec(`
+        CREATE TABLE oauth_clients (
+          id TEXT PRIMARY KEY,
+          metadata TEXT NOT NULL,
+          name TEXT,
+          redirect_uris TEXT NOT NULL,
+          secret_hash TEXT,
+          created_at TEXT NOT NULL,
+          revoked_at TEXT
+        );
+        CREATE TABLE oauth_pending (
+          id TEXT PRIMARY KEY,
+          csrf_hash TEXT NOT NULL,
+          client_id TEXT NOT NULL,
+          redirect_uri TEXT NOT NULL,
+          code_challenge TEXT NOT NULL,
+          state TEXT,
+          scopes TEXT NOT NULL,
+          resource TEXT NOT NULL,
+          expires_at TEXT NOT NULL
+        );
+        CREATE INDEX oauth_pending_expires ON oauth_pending(expires_at);
+        CREATE TABLE oauth_codes (
+          hash TEXT PRIMARY KEY,
+          client_id TEXT NOT NULL,
+          key_id TEXT NOT NULL,
+          redirect_uri TEXT NOT NULL,
+          code_challenge TEXT NOT NULL,
+          scopes TEXT NOT NULL,
+          resource TEXT NOT NULL,
+          family_id TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          used_at TEXT
+        );
+        CREATE INDEX oauth_codes_family ON oauth_codes(family_id);
+        CREATE INDEX oauth_codes_expires ON oauth_codes(expires_at);
+        CREATE TABLE oauth_tokens (
+          hash TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          family_id TEXT NOT NULL,
+          client_id TEXT NOT NULL,
+          key_id TEXT NOT NULL,
+          scopes TEXT NOT NULL,
+          resource TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          used_at TEXT,
+          revoked_at TEXT
+        );
+        CREATE INDEX oauth_tokens_family ON oauth_tokens(family_id);
+        CREATE INDEX oauth_tokens_expires ON oauth_tokens(expires_at);
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

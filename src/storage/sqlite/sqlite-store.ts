@@ -29,11 +29,19 @@ import type {
 } from '../../core/store.js';
 import { textKey } from '../../core/text-key.js';
 import type { UserSummary } from '../../core/schemas.js';
+import type {
+  FoundOAuthToken,
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthPendingRecord,
+  OAuthTokenRecord,
+} from '../../core/oauth/records.js';
 import type { ApiKeyRecord, App, MemoryRecord } from '../../core/types.js';
 import { openDatabase, type SqliteDatabase, type Statement } from './connection.js';
 import { deleteFields, writeFields } from './fields.js';
 import { filterSql, narrows, nowOf } from './filters.js';
 import { migrate } from './migrations.js';
+import { SqliteOAuthRows } from './oauth.js';
 import { replaceEmbeddings } from './reembed.js';
 import { KEY_COLUMNS, MEMORY_COLUMNS, toApp, toKey, toMemory, type AppRow, type KeyRow, type MemoryRow } from './rows.js';
 import { scanMemories } from './scan.js';
@@ -172,7 +180,10 @@ export class SqliteStore implements MemoryStore {
   private constructor(db: SqliteDatabase, busyBudgetMs: number) {
     this.#db = db;
     this.#busyBudgetMs = busyBudgetMs;
+    this.#oauth = new SqliteOAuthRows(db, (sql) => this.#sql(sql));
   }
+
+  readonly #oauth: SqliteOAuthRows;
 
   /** The raw connection, for maintenance commands (backup, reembed) that live beside the store. */
   get database(): SqliteDatabase {
@@ -822,6 +833,64 @@ export class SqliteStore implements MemoryStore {
 
   countKeys(): Promise<number> {
     return this.#run(() => (this.#sql('SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL').get() as { n: number }).n);
+  }
+
+  // ---- OAuth (storage/sqlite/oauth.ts) ---------------------------------------------------------------------------
+
+  createOAuthClient(client: OAuthClientRecord): Promise<void> {
+    return this.#run(() => this.#oauth.createClient(client));
+  }
+
+  findOAuthClient(id: string): Promise<OAuthClientRecord | undefined> {
+    return this.#run(() => this.#oauth.findClient(id));
+  }
+
+  listOAuthClients(): Promise<OAuthClientRecord[]> {
+    return this.#run(() => this.#oauth.listClients());
+  }
+
+  revokeOAuthClient(id: string, at: string): Promise<boolean> {
+    return this.#run(() => this.#oauth.revokeClient(id, at));
+  }
+
+  createOAuthPending(pending: OAuthPendingRecord): Promise<void> {
+    return this.#run(() => this.#oauth.createPending(pending));
+  }
+
+  takeOAuthPending(id: string): Promise<OAuthPendingRecord | undefined> {
+    return this.#run(() => this.#oauth.takePending(id));
+  }
+
+  createOAuthCode(code: OAuthCodeRecord): Promise<void> {
+    return this.#run(() => this.#oauth.createCode(code));
+  }
+
+  findOAuthCode(hash: string): Promise<OAuthCodeRecord | undefined> {
+    return this.#run(() => this.#oauth.findCode(hash));
+  }
+
+  useOAuthCode(hash: string, at: string): Promise<boolean> {
+    return this.#run(() => this.#oauth.useCode(hash, at));
+  }
+
+  createOAuthTokens(tokens: readonly OAuthTokenRecord[]): Promise<void> {
+    return this.#run(() => this.#oauth.createTokens(tokens));
+  }
+
+  findOAuthToken(hash: string): Promise<FoundOAuthToken | undefined> {
+    return this.#run(() => this.#oauth.findToken(hash));
+  }
+
+  useOAuthToken(hash: string, at: string): Promise<boolean> {
+    return this.#run(() => this.#oauth.useToken(hash, at));
+  }
+
+  revokeOAuthFamily(familyId: string, at: string): Promise<void> {
+    return this.#run(() => this.#oauth.revokeFamily(familyId, at));
+  }
+
+  pruneOAuth(before: string, limit: number): Promise<number> {
+    return this.#run(() => this.#oauth.prune(before, limit));
   }
 
   getModel(): Promise<ModelRecord | undefined> {

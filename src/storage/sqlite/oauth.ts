@@ -1,0 +1,225 @@
+import type {
+  FoundOAuthToken,
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthPendingRecord,
+  OAuthTokenKind,
+  OAuthTokenRecord,
+} from '../../core/oauth/records.js';
+import { parseScopes } from '../../core/oauth/scope-list.js';
+import type { SqliteDatabase, Statement } from './connection.js';
+
+/**
+ * The OAuth authorization server's rows on SQLite (core/oauth/records.ts). Synchronous, each call one statement or
+ * one transaction: SqliteStore runs them through its busy retry. Scopes are kept space-separated, as OAuth writes them.
+ */
+export class SqliteOAuthRows {
+  readonly #db: SqliteDatabase;
+  readonly #sql: (sql: string) => Statement;
+
+  constructor(db: SqliteDatabase, sql: (sql: string) => Statement) {
+    this.#db = db;
+    this.#sql = sql;
+  }
+
+  createClient(client: OAuthClientRecord): void {
+    this.#sql('INSERT INTO oauth_clients (id, metadata, name, redirect_uris, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      client.id,
+      JSON.stringify(client.metadata),
+      client.name,
+      JSON.stringify(client.redirectUris),
+      client.secretHash,
+      client.createdAt,
+      client.revokedAt,
+    );
+  }
+
+  findClient(id: string): OAuthClientRecord | undefined {
+    const row = this.#sql('SELECT * FROM oauth_clients WHERE id = ?').get(id) as ClientRow | undefined;
+    return row ? toClient(row) : undefined;
+  }
+
+  listClients(): OAuthClientRecord[] {
+    return (this.#sql('SELECT * FROM oauth_clients ORDER BY created_at, id').all() as ClientRow[]).map(toClient);
+  }
+
+  revokeClient(id: string, at: string): boolean {
+    return this.#sql('UPDATE oauth_clients SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id).changes > 0;
+  }
+
+  createPending(p: OAuthPendingRecord): void {
+    this.#sql(
+      `INSERT INTO oauth_pending (id, csrf_hash, client_id, redirect_uri, code_challenge, state, scopes, resource, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(p.id, p.csrfHash, p.clientId, p.redirectUri, p.codeChallenge, p.state, p.scopes.join(' '), p.resource, p.expiresAt);
+  }
+
+  takePending(id: string): OAuthPendingRecord | undefined {
+    const row = this.#sql('DELETE FROM oauth_pending WHERE id = ? RETURNING *').get(id) as PendingRow | undefined;
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      csrfHash: row.csrf_hash,
+      clientId: row.client_id,
+      redirectUri: row.redirect_uri,
+      codeChallenge: row.code_challenge,
+      state: row.state,
+      scopes: parseScopes(row.scopes),
+      resource: row.resource,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  createCode(c: OAuthCodeRecord): void {
+    this.#sql(
+      `INSERT INTO oauth_codes (hash, client_id, key_id, redirect_uri, code_challenge, scopes, resource, family_id, expires_at, used_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(c.hash, c.clientId, c.keyId, c.redirectUri, c.codeChallenge, c.scopes.join(' '), c.resource, c.familyId, c.expiresAt, c.usedAt);
+  }
+
+  findCode(hash: string): OAuthCodeRecord | undefined {
+    const row = this.#sql('SELECT * FROM oauth_codes WHERE hash = ?').get(hash) as CodeRow | undefined;
+    if (!row) return undefined;
+    return {
+      hash: row.hash,
+      clientId: row.client_id,
+      keyId: row.key_id,
+      redirectUri: row.redirect_uri,
+      codeChallenge: row.code_challenge,
+      scopes: parseScopes(row.scopes),
+      resource: row.resource,
+      familyId: row.family_id,
+      expiresAt: row.expires_at,
+      usedAt: row.used_at,
+    };
+  }
+
+  useCode(hash: string, at: string): boolean {
+    return this.#sql('UPDATE oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL').run(at, hash).changes > 0;
+  }
+
+  createTokens(tokens: readonly OAuthTokenRecord[]): void {
+    const insert = this.#sql(
+      `INSERT INTO oauth_tokens (hash, kind, family_id, client_id, key_id, scopes, resource, expires_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#db.transaction(() => {
+      for (const t of tokens) {
+        insert.run(t.hash, t.kind, t.familyId, t.clientId, t.keyId, t.scopes.join(' '), t.resource, t.expiresAt, t.createdAt);
+      }
+    }).immediate();
+  }
+
+  findToken(hash: string): FoundOAuthToken | undefined {
+    const row = this.#sql(
+      `SELECT t.*, (k.id IS NULL OR k.revoked_at IS NOT NULL OR c.id IS NULL OR c.revoked_at IS NOT NULL) AS owner_revoked,
+              a.id AS app_id, a.slug AS app_slug, a.created_at AS app_created_at
+       FROM oauth_tokens t
+       LEFT JOIN api_keys k ON k.id = t.key_id
+       LEFT JOIN oauth_clients c ON c.id = t.client_id
+       LEFT JOIN apps a ON a.id = k.app_id
+       WHERE t.hash = ?`,
+    ).get(hash) as TokenRow | undefined;
+    if (!row) return undefined;
+    return {
+      hash: row.hash,
+      kind: row.kind,
+      familyId: row.family_id,
+      clientId: row.client_id,
+      keyId: row.key_id,
+      scopes: parseScopes(row.scopes),
+      resource: row.resource,
+      expiresAt: row.expires_at,
+      createdAt: row.created_at,
+      usedAt: row.used_at,
+      revokedAt: row.revoked_at,
+      ownerRevoked: row.owner_revoked === 1,
+      app: row.app_id === null || row.app_slug === null || row.app_created_at === null ? null : { id: row.app_id, slug: row.app_slug, createdAt: row.app_created_at },
+    };
+  }
+
+  useToken(hash: string, at: string): boolean {
+    return this.#sql('UPDATE oauth_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL').run(at, hash).changes > 0;
+  }
+
+  revokeFamily(familyId: string, at: string): void {
+    this.#db.transaction(() => {
+      this.#sql('UPDATE oauth_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE family_id = ?').run(at, familyId);
+      this.#sql('UPDATE oauth_codes SET used_at = COALESCE(used_at, ?) WHERE family_id = ?').run(at, familyId);
+    }).immediate();
+  }
+
+  prune(before: string, limit: number): number {
+    let gone = 0;
+    for (const table of ['oauth_pending', 'oauth_codes', 'oauth_tokens']) {
+      if (gone >= limit) break;
+      gone += this.#sql(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE expires_at < ? LIMIT ?)`).run(before, limit - gone).changes;
+    }
+    return gone;
+  }
+}
+
+interface ClientRow {
+  id: string;
+  metadata: string;
+  name: string | null;
+  redirect_uris: string;
+  secret_hash: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+function toClient(row: ClientRow): OAuthClientRecord {
+  return {
+    id: row.id,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    name: row.name,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    secretHash: row.secret_hash,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+interface PendingRow {
+  id: string;
+  csrf_hash: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  state: string | null;
+  scopes: string;
+  resource: string;
+  expires_at: string;
+}
+
+interface CodeRow {
+  hash: string;
+  client_id: string;
+  key_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scopes: string;
+  resource: string;
+  family_id: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+interface TokenRow {
+  hash: string;
+  kind: OAuthTokenKind;
+  family_id: string;
+  client_id: string;
+  key_id: string;
+  scopes: string;
+  resource: string;
+  expires_at: string;
+  created_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+  owner_revoked: number;
+  app_id: string | null;
+  app_slug: string | null;
+  app_created_at: string | null;
+}
