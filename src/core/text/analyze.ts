@@ -50,6 +50,9 @@ function segmenter(locale: string): Intl.Segmenter {
   return s;
 }
 
+/** Letters of the scripts written without spaces between words. */
+const SEGMENTED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
 /** A text's words in order, lower-cased, split by its script: ICU's dictionary where words have no spaces between. */
 function splitWords(text: string, language: Language): string[] {
   // eslint-disable-next-line no-control-regex
@@ -57,7 +60,7 @@ function splitWords(text: string, language: Language): string[] {
   const lower = text.toLowerCase();
   // A word starts with a letter or digit: a lone mark (an emoji's variation selector) is none.
   const pattern = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
-  if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(lower)) return lower.match(pattern) ?? [];
+  if (!SEGMENTED.test(lower)) return lower.match(pattern) ?? [];
   const locale = needsSegmenter(languageInfo(language).script) ? language : 'zh';
   const out: string[] = [];
   for (const s of segmenter(locale).segment(lower)) {
@@ -93,25 +96,49 @@ export function detectLanguage(text: string, split?: readonly string[]): Languag
   if (candidates.length === 1) return candidates[0] as Language;
   const list = split ?? splitWords(text, candidates[0] as Language);
   const lower = ascii ? '' : text.toLowerCase();
-  const first = candidates[0] as Language;
-  const firstStops = stopWordsOf(first);
   // Each language against the default, on the stop words only one of the two uses ("a" is English, Spanish and
   // Portuguese: no evidence either way), plus half a vote for its letters (a name such as "São João" has them too).
-  let chosen = first;
-  let chosenLead = 0;
-  for (const language of candidates.slice(1)) {
-    const stops = stopWordsOf(language);
-    let lead = 0;
-    for (const w of list) {
-      if (stops.has(w) && !firstStops.has(w) && !DEFAULT_HOMOGRAPHS.has(w)) lead++;
-      else if (firstStops.has(w) && !stops.has(w)) lead--;
-    }
-    const cues = languageInfo(language).cues;
-    if (cues !== undefined && !ascii && cues.test(lower)) lead += 0.5;
-    if (lead > chosenLead) [chosen, chosenLead] = [language, lead];
+  const { others, leads } = votesOf(script, candidates);
+  const lead = new Array<number>(others.length).fill(0);
+  for (const w of list) {
+    const delta = leads.get(w);
+    if (delta !== undefined) for (let i = 0; i < delta.length; i++) lead[i]! += delta[i]!;
   }
+  let chosen = candidates[0] as Language;
+  let chosenLead = 0;
+  others.forEach((language, i) => {
+    const cues = languageInfo(language).cues;
+    const total = (lead[i] ?? 0) + (cues !== undefined && !ascii && cues.test(lower) ? 0.5 : 0);
+    if (total > chosenLead) [chosen, chosenLead] = [language, total];
+  });
   // The default must be outvoted clearly: an English fact naming "Hospital de São João" stays English.
-  return chosenLead >= 1 ? chosen : first;
+  return chosenLead >= 1 ? chosen : (candidates[0] as Language);
+}
+
+/**
+ * Per script, what each stop word says of each language against the script's default (+1: only that language uses
+ * it; -1: only the default does), so that detection reads a text's words once. Built on first use.
+ */
+const votes = new Map<Script, { others: Language[]; leads: Map<string, Int8Array> }>();
+function votesOf(script: Script, candidates: readonly Language[]): { others: Language[]; leads: Map<string, Int8Array> } {
+  let known = votes.get(script);
+  if (known !== undefined) return known;
+  const [first, ...others] = candidates as [Language, ...Language[]];
+  const firstStops = stopWordsOf(first);
+  const leads = new Map<string, Int8Array>();
+  const all = new Set([...firstStops, ...others.flatMap((l) => [...stopWordsOf(l)])]);
+  for (const w of all) {
+    const delta = new Int8Array(others.length);
+    others.forEach((language, i) => {
+      const stops = stopWordsOf(language);
+      if (stops.has(w) && !firstStops.has(w) && !DEFAULT_HOMOGRAPHS.has(w)) delta[i] = 1;
+      else if (firstStops.has(w) && !stops.has(w)) delta[i] = -1;
+    });
+    if (delta.some((d) => d !== 0)) leads.set(w, delta);
+  }
+  known = { others, leads };
+  votes.set(script, known);
+  return known;
 }
 
 /** Common English words that are also function words elsewhere: no evidence of the other language. */
@@ -119,7 +146,13 @@ const DEFAULT_HOMOGRAPHS = new Set(['ya', 'em', 'son', 'die', 'was', 'will', 'al
 
 /** Analyses a text: its language (given, or detected) and its words. */
 export function analyzeText(text: string, language?: Language): TextAnalysis {
-  const detected = language ?? detectLanguage(text);
+  if (language !== undefined) return { language, words: splitWords(text, language) };
+  // Without Chinese, Japanese or Thai letters a text splits the same in every language: split it once.
+  if (!SEGMENTED.test(text)) {
+    const split = splitWords(text, 'en');
+    return { language: detectLanguage(text, split), words: split };
+  }
+  const detected = detectLanguage(text);
   return { language: detected, words: splitWords(text, detected) };
 }
 
@@ -134,6 +167,22 @@ function wordLanguage(word: string, language: Language): Language {
 
 /** True for a stop word of the word's language (stop-words.ts), accents or not. */
 export function isStopWordIn(word: string, language: Language): boolean {
+  let cache = stopCaches.get(language);
+  if (cache === undefined) {
+    cache = new Map();
+    stopCaches.set(language, cache);
+  }
+  let stop = cache.get(word);
+  if (stop === undefined) {
+    stop = isStopWordUncached(word, language);
+    if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
+    cache.set(word, stop);
+  }
+  return stop;
+}
+const stopCaches = new Map<Language, Map<string, boolean>>();
+
+function isStopWordUncached(word: string, language: Language): boolean {
   const own = wordLanguage(word, language);
   const stops = stopWordsOf(own);
   if (stops.has(word) || stops.has(foldLatin(word))) return true;
@@ -151,14 +200,15 @@ const stemCaches = new Map<Language, Map<string, string>>();
  * after, and "esta" typed without its accent still meets "está".
  */
 export function stemIn(word: string, language: Language): string {
-  const own = wordLanguage(word, language);
-  let cache = stemCaches.get(own);
+  // Cached by the text's language: a word's own language follows from it and the word.
+  let cache = stemCaches.get(language);
   if (cache === undefined) {
     cache = new Map();
-    stemCaches.set(own, cache);
+    stemCaches.set(language, cache);
   }
   let stem = cache.get(word);
   if (stem === undefined) {
+    const own = wordLanguage(word, language);
     const stemmer = languageInfo(own).stem;
     if (own === 'en') stem = stemmer ? stemmer(foldLatin(word)) : foldLatin(word);
     else stem = foldLatin(stemmer ? stemmer(word) : word);
