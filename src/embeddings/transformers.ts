@@ -16,6 +16,8 @@ export interface TransformersModelOptions {
   model: string;
   /** Directory holding `<org>/<name>/…`; when set, nothing is fetched from the network. */
   modelDir?: string | undefined;
+  /** ONNX Runtime's intra-op threads (it would otherwise take every core in every worker); default 1. */
+  threads?: number | undefined;
 }
 
 /** The files the loader reads, relative to `<modelDir>/<org>/<name>/` (dtype q8 selects `model_quantized.onnx`). */
@@ -97,6 +99,7 @@ function describe(error: unknown): string {
 
 export async function loadTransformersModel(options: TransformersModelOptions): Promise<LoadedModel> {
   const { model, modelDir } = options;
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
   if (modelDir !== undefined) await assertLocalModel(modelDir, model);
 
   // An optional peer dependency (it brings about 450 MB of ONNX runtimes): imported only when such a model is chosen.
@@ -117,7 +120,13 @@ export async function loadTransformersModel(options: TransformersModelOptions): 
   let extractor: Awaited<ReturnType<typeof transformers.pipeline<'feature-extraction'>>>;
   try {
     // q8 is the int8 `model_quantized.onnx`: about 4× smaller and faster on CPU than fp32, with near-identical vectors.
-    extractor = await transformers.pipeline('feature-extraction', model, { dtype: 'q8', device: 'cpu' });
+    extractor = await transformers.pipeline('feature-extraction', model, {
+      dtype: 'q8',
+      device: 'cpu',
+      // One batch runs at a time per worker, so operators need no parallelism between them (inter-op); within one
+      // (intra-op) the worker gets its share of the cores, not all of them (threads.ts).
+      session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
+    });
   } catch (error) {
     const detail = describe(error);
     throw new Error(
@@ -129,6 +138,7 @@ export async function loadTransformersModel(options: TransformersModelOptions): 
   }
 
   return {
+    threads,
     async embed(texts: readonly string[], kinds: readonly EmbedKind[]): Promise<Float32Array[]> {
       const output = await extractor(prepareTexts(model, texts, kinds), { pooling: 'mean', normalize: true });
       try {
