@@ -57,10 +57,13 @@ export interface EmbedPoolOptions {
   spawn: (data: EmbedWorkerData) => Worker;
 }
 
-/** What the pool tells about its calls; see metrics. */
+/** What the pool tells about its calls, for metrics. */
 export interface EmbedPoolObserver {
-  /** A call resolved: seconds its first text waited in the queue, then seconds until its last vector came back. */
-  call(kind: EmbedKind, queueSeconds: number, modelSeconds: number): void;
+  /**
+   * Called as a call is queued, in the caller's async context; the function it returns is called once the call
+   * resolves, with the seconds its first text waited in the queue and then the seconds until its last vector came.
+   */
+  begin(kind: EmbedKind): (queueSeconds: number, modelSeconds: number) => void;
 }
 
 /** The pool at one moment, for metrics. */
@@ -95,6 +98,8 @@ interface PendingCall {
   /** performance.now() when queued, and when its first text went to a worker. */
   readonly queuedAt: number;
   startedAt: number | undefined;
+  /** The observer's callback for this call, if there is an observer. */
+  readonly observed: ((queueSeconds: number, modelSeconds: number) => void) | undefined;
   readonly vectors: Float32Array[];
   remaining: number;
   settled: boolean;
@@ -196,6 +201,7 @@ export class EmbedPool implements Embedder {
         kind,
         queuedAt: performance.now(),
         startedAt: undefined,
+        observed: this.#options.observer?.begin(kind),
         vectors: new Array<Float32Array>(texts.length),
         remaining: texts.length,
         settled: false,
@@ -393,9 +399,8 @@ export class EmbedPool implements Embedder {
   }
 
   #observe(call: PendingCall): void {
-    const observer = this.#options.observer;
-    if (observer === undefined || call.startedAt === undefined) return;
-    observer.call(call.kind, (call.startedAt - call.queuedAt) / 1000, (performance.now() - call.startedAt) / 1000);
+    if (call.observed === undefined || call.startedAt === undefined) return;
+    call.observed((call.startedAt - call.queuedAt) / 1000, (performance.now() - call.startedAt) / 1000);
   }
 
   #endSession(session: Session, error: Error): void {

@@ -20,6 +20,8 @@ export interface ServeConfig extends RuntimeConfig {
   apiKey: string | undefined;
   /** Requests per minute per key; 0 turns rate limiting off. */
   rateLimit: number;
+  /** Serves Prometheus metrics at /metrics to `Authorization: Bearer <this>`; undefined: no /metrics at all. */
+  metricsToken?: string | undefined;
 }
 
 export const DEFAULTS = {

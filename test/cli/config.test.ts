@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runtimeConfig } from '../../src/cli/config.js';
+import { runtimeConfig, serveConfig } from '../../src/cli/config.js';
 import { ConfigError } from '../../src/runtime/config.js';
 import { defaultWorkerCount, MAX_DEFAULT_WORKERS } from '../../src/embeddings/embed-pool.js';
 
@@ -18,5 +18,20 @@ describe('embedding workers setting', () => {
       expect(() => runtimeConfig({ 'embed-workers': bad }, {})).toThrow(ConfigError);
     }
     expect(() => runtimeConfig({}, { MEMORY_EMBED_WORKERS: 'x' })).toThrow('MEMORY_EMBED_WORKERS must be an integer from 1 to 64, not "x".');
+  });
+});
+
+describe('metrics token setting', () => {
+  it('takes --metrics-token before MEMORY_METRICS_TOKEN; none (or empty) means no /metrics', () => {
+    expect(serveConfig({ 'metrics-token': 'a'.repeat(16) }, { MEMORY_METRICS_TOKEN: 'b'.repeat(16) }).metricsToken).toBe('a'.repeat(16));
+    expect(serveConfig({}, { MEMORY_METRICS_TOKEN: 'b'.repeat(20) }).metricsToken).toBe('b'.repeat(20));
+    expect(serveConfig({}, { MEMORY_METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(serveConfig({}, {}).metricsToken).toBeUndefined();
+  });
+
+  it('refuses a token shorter than 16 characters or with spaces', () => {
+    for (const bad of ['short', 'a'.repeat(15), `${'a'.repeat(10)} ${'b'.repeat(10)}`]) {
+      expect(() => serveConfig({ 'metrics-token': bad }, {})).toThrow(ConfigError);
+    }
   });
 });
