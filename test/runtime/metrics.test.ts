@@ -144,7 +144,8 @@ describe('/metrics with a token', () => {
   });
 
   it('refuses a scrape without the token, or with another one, as the contract\u2019s 401', async () => {
-    for (const headers of [{}, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: `Bearer ${TEST_KEY}` }, { Authorization: TOKEN }]) {
+    const attempts: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: `Bearer ${TEST_KEY}` }, { Authorization: TOKEN }];
+    for (const headers of attempts) {
       const res = await fetch(`${server.url}/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -173,7 +174,8 @@ describe('/metrics without a token', () => {
   it('does not exist: the 404 of any unknown route, with or without credentials', async () => {
     const server = await startTestServer();
     try {
-      for (const headers of [{}, { Authorization: `Bearer ${TOKEN}` }]) {
+      const attempts: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${TOKEN}` }];
+      for (const headers of attempts) {
         const res = await fetch(`${server.url}/metrics`, { headers });
         expect(res.status).toBe(404);
         expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
