@@ -40,7 +40,7 @@ const packagesIn = (files: string[]): string[] =>
     .filter((name) => name !== 'tsx' && name !== 'esbuild')
     .sort();
 
-const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers'];
+const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers', 'prom-client'];
 
 describe('the package entry points', () => {
   it('agent-memory (library): the service, its interfaces and schemas, with no database driver, HTTP framework or model', async () => {
