@@ -40,7 +40,7 @@ const packagesIn = (files: string[]): string[] =>
     .filter((name) => name !== 'tsx' && name !== 'esbuild')
     .sort();
 
-const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers'];
+const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers', 'prom-client'];
 /** The agent frameworks' packages (optional peers): only their own entries (agent-memory/ai-sdk, /langgraph) may load them. */
 const isFramework = (name: string): boolean => name === 'ai' || /^@(ai-sdk|langchain)\//.test(name);
 

@@ -249,6 +249,7 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
     work,
     info,
     workerCounts: PLAN.workerCounts,
+    cores: PLAN.cpus,
     texts: [...data.target, ...data.fillerBases].map((m) => m.text),
     modelTexts: PLAN.modelBatchTexts,
     importLines: PLAN.scalingImport,

@@ -46,6 +46,7 @@ export function serveConfig(flags: Flags, env: Env): ServeConfig {
     host: text(flags.host) ?? env.HOST ?? DEFAULTS.host,
     apiKey: env.MEMORY_API_KEY !== undefined && env.MEMORY_API_KEY !== '' ? env.MEMORY_API_KEY : undefined,
     rateLimit: integer('MEMORY_RATE_LIMIT', text(flags['rate-limit']) ?? env.MEMORY_RATE_LIMIT, DEFAULTS.rateLimit, 0, 1_000_000_000),
+    metricsToken: metricsToken(text(flags['metrics-token']) ?? (env.MEMORY_METRICS_TOKEN !== '' ? env.MEMORY_METRICS_TOKEN : undefined)),
     oauth: oauthConfig(flags, env),
   };
 }
@@ -63,4 +64,15 @@ function oauthConfig(flags: Flags, env: Env): OAuthConfig | undefined {
     publicUrl,
     accessTtlSeconds: optionalInteger('MEMORY_OAUTH_ACCESS_TTL', env.MEMORY_OAUTH_ACCESS_TTL, 60, 86_400),
   };
+}
+
+/** Shortest metrics token accepted: a guessable one would open the metrics to anyone who can reach the port. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+function metricsToken(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(value)) {
+    throw new ConfigError(`The metrics token (MEMORY_METRICS_TOKEN, --metrics-token) must be at least ${MIN_METRICS_TOKEN_LENGTH} characters, without spaces.`);
+  }
+  return value;
 }

@@ -45,8 +45,11 @@ Common options:
                      pool size env MEMORY_PG_POOL, default 10)
   --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite; hash: no model, for tests)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
-  --embed-workers N  embedding worker threads, each with its own copy of the model (env
-                     MEMORY_EMBED_WORKERS; default one per core, at most 8; mcp over stdio: 1)
+  --embed-workers N  most embedding worker threads, each with its own copy of the model (env
+                     MEMORY_EMBED_WORKERS; default one per core, at most 8; mcp over stdio: 1); the pool
+                     starts with one and grows with its queue
+  --metrics-token T  serve: Prometheus metrics at /metrics, to "Authorization: Bearer T" only (env
+                     MEMORY_METRICS_TOKEN, at least 16 characters); without it there is no /metrics
   --log-level LEVEL  debug, info, warn or error (env MEMORY_LOG_LEVEL, default info)
   --user-id ID       MCP: the user that tool calls without a userId act for (env MEMORY_USER_ID)
   --app-id SLUG      MCP: the app that tool calls without an appId use (env MEMORY_APP_ID)
@@ -69,6 +72,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'rate-limit': { type: 'string' },
+  'metrics-token': { type: 'string' },
   app: { type: 'string' },
   name: { type: 'string' },
   'user-id': { type: 'string' },

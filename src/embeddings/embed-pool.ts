@@ -1,8 +1,13 @@
 /**
  * A pool of embedding worker threads sharing one fair queue: `embed()` calls are queued (fair-queue.ts: queries
  * first, callers in turn, batches bounded by padded length), and every idle worker takes the next batch, so N
- * workers embed N batches at once. Each worker loads its own copy of the model (USE-lite: about 60 MiB each) and
- * runs single-threaded, so the pool scales with the cores up to the point where the cores are busy.
+ * workers embed N batches at once. Each worker loads its own copy of the model (USE-lite: see the README for the
+ * resident memory a worker costs), and gets its share of the cores as threads for the model library (threads.ts).
+ *
+ * Elastic: `workers` is an upper bound. The pool starts `minWorkers` (default 1) and starts one more whenever texts
+ * wait that the idle workers cannot take (more of them than the workers still loading will take at once), up to
+ * `workers`; a worker idle for `idleMs` (default a minute) is stopped, down to `minWorkers`. So a quiet server holds
+ * one model copy, and a busy one as many as it was allowed.
  *
  * Batching: a worker takes at most `maxBatchSize` texts, and no more than its share of what is waiting (queued
  * texts / idle workers), so that 64 texts go to two workers as 2 x 32, not 64 to one while the other idles. Calls
@@ -15,12 +20,13 @@
  * - a worker cannot load the model (missing files, unreachable hub, dying while loading): `ready()` and every
  *   pending and later `embed()` reject with that error; it is permanent for this pool (create a new one to retry);
  * - a worker crashes after loading: the calls with a text in its batch reject with a "crashed" error; the queued
- *   calls go on with the other workers, or reject as well when no other worker is left; the next `ready()`/`embed()`
- *   starts a fresh worker in its place (which loads the model again);
+ *   calls go on with the other workers, or reject as well when no other worker is left; a fresh worker (which loads
+ *   the model again) is started in its place as soon as texts wait or by the next `ready()`/`embed()`;
  * - `close()`: pending calls reject, the workers are terminated, later calls reject.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { threadsPerWorker } from './threads.js';
 import { chunkTexts, DEFAULT_CHUNK_CHARS } from './chunks.js';
 import type { EmbedRequestMessage, EmbedWorkerData, EmbedWorkerMessage, ProviderName } from './protocol.js';
 import { errorMessage } from './protocol.js';
@@ -31,8 +37,16 @@ export interface EmbedPoolOptions {
   model: string;
   provider: ProviderName;
   modelDir?: string | undefined;
-  /** Worker threads, each with its own copy of the model (default 1). */
+  /** Most worker threads, each with its own copy of the model (default 1). */
   workers?: number | undefined;
+  /** Workers started at once and kept when idle (default 1, at most `workers`). */
+  minWorkers?: number | undefined;
+  /** A worker idle this long is stopped while more than `minWorkers` run (default 60,000 ms). */
+  idleMs?: number | undefined;
+  /** Cores the workers share out as model threads (default: the cores this process may use). */
+  cores?: number | undefined;
+  /** Told of every finished call, for metrics. */
+  observer?: EmbedPoolObserver | undefined;
   /** Most texts in one model call (default 32): bigger batches amortise more but pad to the longest text. */
   maxBatchSize?: number | undefined;
   /** Most characters in one model call, counted padded (texts x the longest); default 32 x 500. */
@@ -43,7 +57,28 @@ export interface EmbedPoolOptions {
   spawn: (data: EmbedWorkerData) => Worker;
 }
 
+/** What the pool tells about its calls, for metrics. */
+export interface EmbedPoolObserver {
+  /**
+   * Called as a call is queued, in the caller's async context; the function it returns is called once the call
+   * resolves, with the seconds its first text waited in the queue and then the seconds until its last vector came.
+   */
+  begin(kind: EmbedKind): (queueSeconds: number, modelSeconds: number) => void;
+}
+
+/** The pool at one moment, for metrics. */
+export interface EmbedPoolStats {
+  /** Texts waiting for a worker. */
+  queued: number;
+  /** Per slot (0 .. workers - 1): texts in the batch that worker is embedding (0 when idle or not running). */
+  inFlight: number[];
+  /** Workers running (loaded or loading) and, of them, loading. */
+  running: number;
+  loading: number;
+}
+
 export const DEFAULT_MAX_BATCH_SIZE = 32;
+export const DEFAULT_IDLE_MS = 60_000;
 /** 32 texts of an ordinary length, or a single 16,000-character text: a batch stays well under a second. */
 export const DEFAULT_MAX_BATCH_CHARS = 32 * 500;
 /** Beyond this each further worker costs memory (a model copy each) for little: requests also need the cores. */
@@ -60,6 +95,11 @@ export function defaultWorkerCount(): number {
 interface PendingCall {
   readonly texts: readonly string[];
   readonly kind: EmbedKind;
+  /** performance.now() when queued, and when its first text went to a worker. */
+  readonly queuedAt: number;
+  startedAt: number | undefined;
+  /** The observer's callback for this call, if there is an observer. */
+  readonly observed: ((queueSeconds: number, modelSeconds: number) => void) | undefined;
   readonly vectors: Float32Array[];
   remaining: number;
   settled: boolean;
@@ -84,16 +124,25 @@ interface Session {
   ended: boolean;
   /** The worker's uncaught error, reported by the 'error' event just before 'exit'. */
   crash: Error | undefined;
+  /** Stops this worker once it has been idle for `idleMs`; set while it is idle and the pool could shrink. */
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 export class EmbedPool implements Embedder {
   readonly model: string;
-  /** How many workers the pool runs. */
+  /** The most workers the pool runs. */
   readonly size: number;
+  /** Workers started at once and kept when idle. */
+  readonly minWorkers: number;
+  /** Threads each worker's model library may use: the cores shared among `size` workers (threads.ts). */
+  readonly threadsPerWorker: number;
+  /** Threads the model library reported it uses, from the latest worker to load (undefined before one has). */
+  reportedThreads: number | undefined;
   readonly #options: EmbedPoolOptions;
   readonly #maxBatchSize: number;
   readonly #maxBatchChars: number;
   readonly #maxChunkChars: number;
+  readonly #idleMs: number;
   /** One slot per worker; undefined until started, and again after a crash until the next call. */
   readonly #slots: Array<Session | undefined>;
   #loadFailure: Error | undefined;
@@ -107,13 +156,17 @@ export class EmbedPool implements Embedder {
     this.model = options.model;
     this.#options = options;
     this.size = Math.max(1, Math.floor(options.workers ?? 1));
+    this.minWorkers = Math.min(this.size, Math.max(1, Math.floor(options.minWorkers ?? 1)));
+    this.threadsPerWorker = threadsPerWorker(options.cores ?? availableParallelism(), this.size);
+    this.reportedThreads = undefined;
+    this.#idleMs = Math.max(1, options.idleMs ?? DEFAULT_IDLE_MS);
     this.#slots = new Array<Session | undefined>(this.size).fill(undefined);
     this.#maxBatchSize = Math.max(1, Math.floor(options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE));
     this.#maxBatchChars = Math.max(1, Math.floor(options.maxBatchChars ?? DEFAULT_MAX_BATCH_CHARS));
     this.#maxChunkChars = Math.max(1, Math.floor(options.maxChunkChars ?? DEFAULT_CHUNK_CHARS));
   }
 
-  /** Resolves once every worker has loaded the model. */
+  /** Resolves once the workers to start with (`minWorkers`) have loaded the model. */
   ready(): Promise<EmbedderInfo> {
     if (this.#closed) return Promise.reject(this.#closedError());
     if (this.#loadFailure) return Promise.reject(this.#loadFailure);
@@ -146,6 +199,9 @@ export class EmbedPool implements Embedder {
       const call: PendingCall = {
         texts: [...texts],
         kind,
+        queuedAt: performance.now(),
+        startedAt: undefined,
+        observed: this.#options.observer?.begin(kind),
         vectors: new Array<Float32Array>(texts.length),
         remaining: texts.length,
         settled: false,
@@ -175,22 +231,68 @@ export class EmbedPool implements Embedder {
     return new Error(`The embedder for model "${this.model}" is closed`);
   }
 
+  /** The pool now: queue depth, each worker's batch, workers running and loading. */
+  stats(): EmbedPoolStats {
+    const live = this.#live();
+    return {
+      queued: this.#queue.size,
+      inFlight: this.#slots.map((session) => session?.inFlight?.texts.length ?? 0),
+      running: live.length,
+      loading: live.filter((session) => session.info === undefined).length,
+    };
+  }
+
   #live(): Session[] {
     return this.#slots.filter((session): session is Session => session !== undefined);
   }
 
-  /** Every slot's session, starting a worker in each empty slot (first use, or after a crash). */
+  /** The running sessions, first starting workers up to `minWorkers` (first use, or after crashes or a shrink). */
   #start(): Session[] {
-    for (let slot = 0; slot < this.#slots.length; slot++) {
-      if (this.#slots[slot] === undefined) this.#slots[slot] = this.#spawn(slot);
+    let missing = this.minWorkers - this.#live().length;
+    for (let slot = 0; slot < this.#slots.length && missing > 0; slot++) {
+      if (this.#slots[slot] !== undefined) continue;
+      this.#slots[slot] = this.#spawn(slot);
+      missing -= 1;
     }
     return this.#live();
+  }
+
+  /** Starts one more worker when texts wait that neither an idle worker nor those still loading will take. */
+  #grow(): void {
+    const live = this.#live();
+    if (live.length >= this.size || this.#queue.size === 0) return;
+    const loading = live.filter((session) => session.info === undefined).length;
+    if (this.#queue.size <= loading * this.#maxBatchSize) return;
+    const slot = this.#slots.indexOf(undefined);
+    if (slot === -1) return;
+    try {
+      this.#slots[slot] = this.#spawn(slot);
+    } catch (error) {
+      // The worker could not start: as permanent as at first use; what waits is rejected.
+      this.#failLoad(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Stops a worker that stayed idle, unless the pool is at its minimum or the worker found work meanwhile. */
+  #retire(session: Session, slot: number): void {
+    session.idleTimer = undefined;
+    if (session.ended || session.inFlight !== undefined || this.#slots[slot] !== session) return;
+    if (this.#live().length <= this.minWorkers) return;
+    this.#slots[slot] = undefined;
+    // Nothing is in flight, so nobody is told; its exit is ignored like any ended session's.
+    session.ended = true;
+    void session.worker.terminate();
   }
 
   #spawn(slot: number): Session {
     let worker: Worker;
     try {
-      worker = this.#options.spawn({ provider: this.#options.provider, model: this.model, modelDir: this.#options.modelDir });
+      worker = this.#options.spawn({
+        provider: this.#options.provider,
+        model: this.model,
+        modelDir: this.#options.modelDir,
+        threads: this.threadsPerWorker,
+      });
     } catch (error) {
       // E.g. running from TypeScript sources without tsx installed: as permanent as any other load failure.
       const reason = errorMessage(error);
@@ -205,8 +307,17 @@ export class EmbedPool implements Embedder {
     // Nobody may be listening (embed() alone started the worker); the failure still reaches callers through embed().
     ready.catch(() => undefined);
     if (settleReady === undefined) throw new Error('unreachable: Promise executor runs synchronously');
-    const session: Session = { worker, ready, info: undefined, settleReady, inFlight: undefined, ended: false, crash: undefined };
-    worker.on('message', (message: EmbedWorkerMessage) => this.#onMessage(session, message));
+    const session: Session = {
+      worker,
+      ready,
+      info: undefined,
+      settleReady,
+      inFlight: undefined,
+      ended: false,
+      crash: undefined,
+      idleTimer: undefined,
+    };
+    worker.on('message', (message: EmbedWorkerMessage) => this.#onMessage(session, slot, message));
     worker.on('error', (error: Error) => {
       session.crash = error;
     });
@@ -214,11 +325,12 @@ export class EmbedPool implements Embedder {
     return session;
   }
 
-  #onMessage(session: Session, message: EmbedWorkerMessage): void {
+  #onMessage(session: Session, slot: number, message: EmbedWorkerMessage): void {
     if (session.ended) return;
     switch (message.type) {
       case 'ready': {
         session.info = { model: this.model, dimension: message.dimension };
+        this.reportedThreads = message.threads;
         session.settleReady.resolve(session.info);
         this.#pump();
         return;
@@ -237,6 +349,7 @@ export class EmbedPool implements Embedder {
           call.remaining -= 1;
           if (call.remaining === 0) {
             call.settled = true;
+            this.#observe(call);
             call.resolve(call.vectors);
           }
         });
@@ -285,8 +398,15 @@ export class EmbedPool implements Embedder {
     }
   }
 
+  #observe(call: PendingCall): void {
+    if (call.observed === undefined || call.startedAt === undefined) return;
+    call.observed((call.startedAt - call.queuedAt) / 1000, (performance.now() - call.startedAt) / 1000);
+  }
+
   #endSession(session: Session, error: Error): void {
     session.ended = true;
+    clearTimeout(session.idleTimer);
+    session.idleTimer = undefined;
     session.settleReady.reject(error);
   }
 
@@ -310,7 +430,10 @@ export class EmbedPool implements Embedder {
     });
   }
 
-  /** Gives every idle loaded worker its share of the queue; keeps the process alive only while there is work. */
+  /**
+   * Gives every idle loaded worker its share of the queue, grows the pool when texts are left waiting, arms the idle
+   * timers of workers left without work; keeps the process alive only while there is work.
+   */
   #pump(): void {
     const idle = this.#live().filter((session) => !session.ended && session.info !== undefined && session.inFlight === undefined);
     idle.forEach((session, i) => {
@@ -325,6 +448,10 @@ export class EmbedPool implements Embedder {
       if (batch.length === 0) return;
       const id = this.#nextBatchId++;
       session.inFlight = { id, texts: batch };
+      clearTimeout(session.idleTimer);
+      session.idleTimer = undefined;
+      const now = performance.now();
+      for (const { call } of batch) call.startedAt ??= now;
       const message: EmbedRequestMessage = {
         type: 'embed',
         id,
@@ -333,6 +460,15 @@ export class EmbedPool implements Embedder {
       };
       session.worker.postMessage(message);
     });
+    this.#grow();
+    const live = this.#live();
+    if (live.length > this.minWorkers) {
+      this.#slots.forEach((session, slot) => {
+        if (session === undefined || session.info === undefined || session.inFlight !== undefined || session.idleTimer !== undefined) return;
+        session.idleTimer = setTimeout(() => this.#retire(session, slot), this.#idleMs);
+        session.idleTimer.unref();
+      });
+    }
     // A loading worker or pending work holds the process open; an idle loaded worker must not keep it from exiting.
     for (const session of this.#live()) {
       if (session.info === undefined || session.inFlight !== undefined) session.worker.ref();

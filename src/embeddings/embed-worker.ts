@@ -22,10 +22,10 @@ async function loadModel(data: EmbedWorkerData): Promise<LoadedModel> {
   // Only the provider in use is imported: USE-lite pulls in TensorFlow.js, transformers.js pulls in ONNX Runtime.
   if (data.provider === 'use-lite') {
     const { loadUseLite } = await import('./use-lite.js');
-    return loadUseLite();
+    return loadUseLite({ threads: data.threads });
   }
   const { loadTransformersModel } = await import('./transformers.js');
-  return loadTransformersModel({ model: data.model, modelDir: data.modelDir });
+  return loadTransformersModel({ model: data.model, modelDir: data.modelDir, threads: data.threads });
 }
 
 /** Packs vectors into one buffer that is transferred, not copied, to the host; checks they share one dimension. */
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       }
     });
   });
-  post({ type: 'ready', dimension });
+  post({ type: 'ready', dimension, threads: model.threads });
 }
 
 void main();

@@ -4,7 +4,7 @@
  */
 import { HASH_MODEL, HashingEmbedder } from './hashing.js';
 import type { Embedder } from '../core/embedder.js';
-import { defaultWorkerCount } from './embed-pool.js';
+import { defaultWorkerCount, type EmbedPoolObserver } from './embed-pool.js';
 import { WorkerEmbedder } from './worker-embedder.js';
 
 export type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
@@ -17,8 +17,14 @@ export interface CreateEmbedderOptions {
   model?: string | undefined;
   /** Directory holding `<org>/<name>/…` for a transformers.js model; no network is used when set. Unused by use-lite. */
   modelDir?: string | undefined;
-  /** Embedding worker threads, each with a copy of the model; default one per core, at most 8 (embed-pool.ts). */
+  /** Most embedding worker threads, each with a copy of the model; default one per core, at most 8 (embed-pool.ts). */
   workers?: number | undefined;
+  /** Workers started at once and kept when idle (default 1): the pool grows with its queue up to `workers`. */
+  minWorkers?: number | undefined;
+  /** Cores shared out among the workers as model threads (default: the cores this process may use; threads.ts). */
+  cores?: number | undefined;
+  /** Told of every finished embedding call (metrics). */
+  observer?: EmbedPoolObserver | undefined;
 }
 
 /** Creates an embedder without loading anything: the model loads on `ready()` (or the first `embed()`). */
@@ -30,5 +36,8 @@ export function createEmbedder(options: CreateEmbedderOptions = {}): Embedder {
     provider: model === DEFAULT_EMBEDDING_MODEL ? 'use-lite' : 'transformers',
     modelDir: options.modelDir,
     workers: options.workers ?? defaultWorkerCount(),
+    minWorkers: options.minWorkers,
+    cores: options.cores,
+    observer: options.observer,
   });
 }

@@ -12,6 +12,8 @@ export interface EmbedWorkerData {
   provider: ProviderName;
   model: string;
   modelDir?: string | undefined;
+  /** Threads the model library may use inside this worker (threads.ts: the cores shared among the workers). */
+  threads: number;
 }
 
 /** Host → worker: one micro-batch. `kinds[i]` belongs to `texts[i]`, so one batch may mix queries and documents. */
@@ -24,13 +26,15 @@ export interface EmbedRequestMessage {
 
 /** Worker → host. Vectors travel as one flat, transferred Float32Array (`texts.length × dimension`), not copied. */
 export type EmbedWorkerMessage =
-  | { type: 'ready'; dimension: number }
+  | { type: 'ready'; dimension: number; threads: number }
   | { type: 'load-error'; message: string }
   | { type: 'result'; id: number; dimension: number; vectors: Float32Array }
   | { type: 'error'; id: number; message: string };
 
 /** A loaded model as the worker drives it. Implementations may return vectors of any length scale. */
 export interface LoadedModel {
+  /** Threads the library reports it computes with (TensorFlow.js's own count; ONNX Runtime's intra-op setting). */
+  readonly threads: number;
   embed(texts: readonly string[], kinds: readonly EmbedKind[]): Promise<Float32Array[]>;
 }
 
@@ -41,6 +45,8 @@ export function isEmbedWorkerData(value: unknown): value is EmbedWorkerData {
   return (
     (data.provider === 'use-lite' || data.provider === 'transformers') &&
     typeof data.model === 'string' &&
+    Number.isInteger(data.threads) &&
+    (data.threads as number) >= 1 &&
     (data.modelDir === undefined || typeof data.modelDir === 'string')
   );
 }

@@ -16,6 +16,8 @@ export interface TransformersModelOptions {
   model: string;
   /** Directory holding `<org>/<name>/…`; when set, nothing is fetched from the network. */
   modelDir?: string | undefined;
+  /** ONNX Runtime's intra-op threads (it would otherwise take every core in every worker); default 1. */
+  threads?: number | undefined;
 }
 
 /** The files the loader reads, relative to `<modelDir>/<org>/<name>/` (dtype q8 selects `model_quantized.onnx`). */
@@ -95,12 +97,47 @@ function describe(error: unknown): string {
   return parts.join(': ');
 }
 
+/**
+ * The part of transformers.js used here. Declared, not imported: the package (with ONNX Runtime, about 450 MB) is an
+ * optional peer that a checkout installs only for the lanes that use it (tools/lanes), and type-checking must not
+ * need it.
+ */
+interface FeatureTensor {
+  dims: number[];
+  data: unknown;
+  type: string;
+  dispose(): void;
+}
+type FeatureExtractor = (texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<FeatureTensor>;
+interface TransformersModule {
+  env: {
+    logLevel: unknown;
+    allowRemoteModels: boolean;
+    allowLocalModels: boolean;
+    localModelPath: string;
+    fetch: FetchLike;
+  };
+  LogLevel: { ERROR: unknown };
+  pipeline(
+    task: 'feature-extraction',
+    model: string,
+    options: { dtype: 'q8'; device: 'cpu'; session_options: { intraOpNumThreads: number; interOpNumThreads: number } },
+  ): Promise<FeatureExtractor>;
+}
+/** A variable, so that the compiler does not resolve (and require) the package. */
+const TRANSFORMERS_PACKAGE: string = '@huggingface/transformers';
+
 export async function loadTransformersModel(options: TransformersModelOptions): Promise<LoadedModel> {
   const { model, modelDir } = options;
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
   if (modelDir !== undefined) await assertLocalModel(modelDir, model);
 
   // An optional peer dependency (it brings about 450 MB of ONNX runtimes): imported only when such a model is chosen.
-  const transformers = await importOptional('@huggingface/transformers', `The Hugging Face model "${model}"`, () => import('@huggingface/transformers'));
+  const transformers = await importOptional(
+    TRANSFORMERS_PACKAGE,
+    `The Hugging Face model "${model}"`,
+    () => import(TRANSFORMERS_PACKAGE) as Promise<TransformersModule>,
+  );
   const { env } = transformers;
   // Its warnings go to the console; keep only errors (the worker's console is routed to stderr anyway).
   env.logLevel = transformers.LogLevel.ERROR;
@@ -114,10 +151,16 @@ export async function loadTransformersModel(options: TransformersModelOptions): 
     env.fetch = withResponseTimeout(inner, HUB_RESPONSE_TIMEOUT_MS);
   }
 
-  let extractor: Awaited<ReturnType<typeof transformers.pipeline<'feature-extraction'>>>;
+  let extractor: FeatureExtractor;
   try {
     // q8 is the int8 `model_quantized.onnx`: about 4× smaller and faster on CPU than fp32, with near-identical vectors.
-    extractor = await transformers.pipeline('feature-extraction', model, { dtype: 'q8', device: 'cpu' });
+    extractor = await transformers.pipeline('feature-extraction', model, {
+      dtype: 'q8',
+      device: 'cpu',
+      // One batch runs at a time per worker, so operators need no parallelism between them (inter-op); within one
+      // (intra-op) the worker gets its share of the cores, not all of them (threads.ts).
+      session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
+    });
   } catch (error) {
     const detail = describe(error);
     throw new Error(
@@ -129,6 +172,7 @@ export async function loadTransformersModel(options: TransformersModelOptions): 
   }
 
   return {
+    threads,
     async embed(texts: readonly string[], kinds: readonly EmbedKind[]): Promise<Float32Array[]> {
       const output = await extractor(prepareTexts(model, texts, kinds), { pooling: 'mean', normalize: true });
       try {

@@ -9,6 +9,7 @@ import type { Caller } from '../core/types.js';
 import { rebindingGuard } from './host-guard.js';
 import { requireToolScopes } from './scopes.js';
 import { createMcpServer } from './server.js';
+import type { ToolCallListener } from './validated-tools.js';
 import { SessionRegistry, type Admission } from './sessions.js';
 import type { ToolDefaults } from './tools.js';
 
@@ -40,6 +41,8 @@ export interface McpHttpOptions {
    * guard for a server on loopback. Undefined turns the check off (the API key still guards every request).
    */
   allowedHostnames?: readonly string[] | undefined;
+  /** Told of every tool call and its outcome (metrics). */
+  onToolCall?: ToolCallListener | undefined;
 }
 
 /**
@@ -154,6 +157,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       defaults: options.defaults ?? {},
       logger,
       ...(options.version === undefined ? {} : { version: options.version }),
+      onToolCall: options.onToolCall,
     });
 
   const startSession = async (req: Request, res: Response, caller: Caller, owner: string): Promise<void> => {

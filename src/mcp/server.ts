@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
 import { registerMemoryTools, type ToolDefaults } from './tools.js';
+import type { ToolCallListener } from './validated-tools.js';
 
 export interface McpServerOptions {
   service: MemoryService;
@@ -14,6 +15,8 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Reported to clients in `serverInfo`. */
   version?: string;
+  /** Told of every tool call and its outcome (metrics). */
+  onToolCall?: ToolCallListener | undefined;
 }
 
 const INSTRUCTIONS =
@@ -36,6 +39,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     caller: options.caller,
     defaults: options.defaults ?? {},
     logger: options.logger ?? silentLogger,
+    onToolCall: options.onToolCall,
   });
   return server;
 }

@@ -10,7 +10,7 @@ import type { MemoryService } from '../core/service.js';
 import { BY_KEY_TEXTS, NOTHING_RECALLED, TOOL_TEXTS } from '../core/tool-texts.js';
 import type { Caller } from '../core/types.js';
 import { toolError } from './errors.js';
-import { ValidatedTools } from './validated-tools.js';
+import { ValidatedTools, type ToolCallListener } from './validated-tools.js';
 import {
   forgetMemoryInput,
   forgetMemoryOutput,
@@ -38,6 +38,8 @@ export interface ToolContext {
   caller: Caller;
   defaults: ToolDefaults;
   logger: Logger;
+  /** Told of every tool call and its outcome (metrics). */
+  onToolCall?: ToolCallListener | undefined;
 }
 
 const NO_USER_MESSAGE =
@@ -69,7 +71,7 @@ function structured(value: Record<string, unknown>, text = JSON.stringify(value)
 export function registerMemoryTools(server: McpServer, context: ToolContext): void {
   const { service, caller, defaults, logger } = context;
   // Handlers never throw: every failure, a bad argument included, becomes an `isError` result.
-  const tools = new ValidatedTools(server, (error) => toolError(error, logger));
+  const tools = new ValidatedTools(server, (error) => toolError(error, logger), context.onToolCall);
 
   tools.register(
     'store_memory',

@@ -2,7 +2,11 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { ListToolsRequestSchema, type CallToolResult, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { toMemoryError } from '../core/errors.js';
 import { parseInput } from '../core/validation.js';
+
+/** Told of every tool call: the tool's name and its outcome, `ok` or the contract error code it failed with. */
+export type ToolCallListener = (tool: string, outcome: string) => void;
 
 /** What the SDK checks arguments against: anything that is an object. The real check is ours (see below). */
 const ANY_ARGUMENTS = z.looseObject({});
@@ -25,12 +29,14 @@ export interface ToolConfig<I extends z.ZodType, O extends z.ZodObject> {
 export class ValidatedTools {
   readonly #server: McpServer;
   readonly #fail: (error: unknown) => CallToolResult;
+  readonly #onCall: ToolCallListener | undefined;
   readonly #tools: Array<{ name: string; tool: RegisteredTool; inputSchema: z.ZodType; outputSchema: z.ZodObject }> = [];
 
   /** `fail` turns any failure (a validation error included) into the tool's error result. */
-  constructor(server: McpServer, fail: (error: unknown) => CallToolResult) {
+  constructor(server: McpServer, fail: (error: unknown) => CallToolResult, onCall?: ToolCallListener) {
     this.#server = server;
     this.#fail = fail;
+    this.#onCall = onCall;
   }
 
   register<I extends z.ZodType, O extends z.ZodObject>(
@@ -43,8 +49,11 @@ export class ValidatedTools {
       { title: config.title, description: config.description, inputSchema: ANY_ARGUMENTS, outputSchema: config.outputSchema, annotations: config.annotations },
       async (raw: Record<string, unknown>) => {
         try {
-          return await handler(parseInput(config.inputSchema, raw));
+          const result = await handler(parseInput(config.inputSchema, raw));
+          this.#onCall?.(name, 'ok');
+          return result;
         } catch (error) {
+          this.#onCall?.(name, toMemoryError(error).code);
           return this.#fail(error);
         }
       },

@@ -17,6 +17,8 @@ import { errorHandler, notFound, refuseHostless, refuseOptions } from './middlew
 import { mcpBody } from './middleware/mcp-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
+import { mountPoint, requestMetrics } from './middleware/request-metrics.js';
+import { metricsRouter, type MetricsEndpoint } from './routes/metrics.js';
 import { healthRouter } from './routes/health.js';
 import { memoriesRouter } from './routes/memories.js';
 import { usersRouter } from './routes/users.js';
@@ -37,6 +39,8 @@ export interface AppDeps {
   mcp?: CallerHandler | undefined;
   /** The web console's built files, served at /console; no console when absent. */
   consoleDir?: string;
+  /** Prometheus metrics at /metrics (behind their own token) and request timings; no /metrics when absent. */
+  metrics?: MetricsEndpoint | undefined;
   /** The OAuth authorization server (`serve --oauth`): its endpoints, and the Bearer challenge on /v1 and /mcp. */
   oauth?: OAuthDeps | undefined;
 }
@@ -56,10 +60,13 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  const { metrics } = deps;
+  if (metrics) app.use(requestMetrics((...args) => metrics.httpRequest(...args)));
   app.use(refuseHostless(), refuseOptions());
   app.use(healthRouter(deps.service));
-  if (deps.consoleDir !== undefined) app.use('/console', consoleRouter(deps.consoleDir));
+  if (deps.consoleDir !== undefined) app.use('/console', mountPoint(), consoleRouter(deps.consoleDir));
   app.use(openApiRouter());
+  if (metrics) app.use(metricsRouter(metrics, deps.rateLimiter));
 
   const guarded = [authenticate(deps.authenticator, deps.rateLimiter), rateLimit(deps.rateLimiter)];
   const challenge = { v1: [] as RequestHandler[], mcp: [] as RequestHandler[] };
@@ -70,8 +77,8 @@ export function createApp(deps: AppDeps): Express {
     challenge.mcp.push(bearerChallenge(resourceMetadataUrl(urls, 'mcp')));
   }
   app.use('/v1', ...challenge.v1, ...guarded, requireRouteScope());
-  app.use('/v1/memories', memoriesRouter(deps.service));
-  app.use('/v1/users', usersRouter(deps.service));
+  app.use('/v1/memories', mountPoint(), memoriesRouter(deps.service));
+  app.use('/v1/users', mountPoint(), usersRouter(deps.service));
   const { mcp } = deps;
   if (mcp) app.all('/mcp', ...challenge.mcp, ...guarded, mcpBody(deps.rateLimiter), (req, res, next) => mcp(req, res, callerOf(res)).catch(next));
 

@@ -20,6 +20,8 @@ export interface ServeConfig extends RuntimeConfig {
   apiKey: string | undefined;
   /** Requests per minute per key; 0 turns rate limiting off. */
   rateLimit: number;
+  /** Serves Prometheus metrics at /metrics to `Authorization: Bearer <this>`; undefined: no /metrics at all. */
+  metricsToken?: string | undefined;
   /** The OAuth authorization server for hosted MCP clients (`--oauth`); off when undefined. */
   oauth?: OAuthConfig | undefined;
 }

@@ -8,6 +8,7 @@ import { createMcpHttpHandler, type McpHttpHandler, type McpSessionMode } from '
 import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../mcp/stdio.js';
 import type { ToolDefaults } from '../mcp/tools.js';
+import type { ToolCallListener } from '../mcp/validated-tools.js';
 import type { RuntimeConfig, ServeConfig } from './config.js';
 import { openRuntime } from './runtime.js';
 
@@ -76,6 +77,11 @@ export function defaultSessionMode(storage: Pick<RuntimeConfig, 'databaseUrl'>):
   return storage.databaseUrl !== undefined ? 'stateless' : 'stateful';
 }
 
+/** What the server tells the MCP endpoint to report (metrics). */
+export interface McpHooks {
+  onToolCall?: ToolCallListener | undefined;
+}
+
 /**
  * The DNS-rebinding guard's names on loopback; behind a TLS proxy (`--oauth --public-url`) requests name the public
  * host, which is then allowed too.
@@ -94,8 +100,8 @@ export function mcpHttpHandler(
   config: ServeConfig,
   defaults: ToolDefaults,
   sessions: McpSessionMode = defaultSessionMode(config),
-): (service: MemoryService) => McpHttpHandler {
-  return (service) => {
+): (service: MemoryService, hooks?: McpHooks) => McpHttpHandler {
+  return (service, hooks) => {
     const logger = createLogger({ level: config.logLevel });
     logger.info('mcp over streamable http at /mcp', { sessions });
     return createMcpHttpHandler({
@@ -105,6 +111,7 @@ export function mcpHttpHandler(
       logger,
       version: VERSION,
       allowedHostnames: allowedHostnames(config),
+      onToolCall: hooks?.onToolCall,
     });
   };
 }

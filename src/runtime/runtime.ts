@@ -7,7 +7,10 @@ import { MemoryService } from '../core/service.js';
 import type { MemoryStore } from '../core/store.js';
 import { createEmbedder } from '../embeddings/index.js';
 import type { Embedder, EmbedderInfo } from '../core/embedder.js';
+import { EmbedPool } from '../embeddings/embed-pool.js';
 import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { embedObserver, instrumentService, instrumentStore } from './instrument.js';
+import type { Metrics } from './metrics.js';
 import { openBackend, type StorageConfig } from './backend.js';
 import type { RuntimeConfig } from './config.js';
 
@@ -31,10 +34,11 @@ export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'mode
  * Opens the database and starts loading the model in the background. The service answers list and delete at
  * once; store and recall wait for the model (bounded) and answer 503 if it cannot load.
  */
-export async function openRuntime(config: RuntimeOptions, logger?: Logger): Promise<Runtime> {
+export async function openRuntime(config: RuntimeOptions, logger?: Logger, metrics?: Metrics): Promise<Runtime> {
   const backend = await openBackend(config, logger);
-  const { store } = backend;
-  const embedder = openEmbedder(config);
+  // With metrics, every store call is timed and its errors counted (instrument.ts); the raw store stays behind it.
+  const store = metrics ? instrumentStore(backend.store, metrics) : backend.store;
+  const embedder = openEmbedder(config, metrics);
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
     return info;
@@ -48,7 +52,8 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger): Prom
     });
   }
   const ranker = new HybridRanker(paramsFor(calibration.calibration));
-  const service = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
+  const plain = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
+  const service = metrics ? instrumentService(plain, metrics) : plain;
   let closed = false;
   return {
     service,
@@ -67,8 +72,15 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger): Prom
 }
 
 /** The configured model (its workers start loading it now), for a runtime or a command that embeds (reembed). */
-export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers'>): Embedder {
-  return createEmbedder({ model: config.model, modelDir: config.modelDir, workers: config.embedWorkers });
+export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers'>, metrics?: Metrics): Embedder {
+  const embedder = createEmbedder({
+    model: config.model,
+    modelDir: config.modelDir,
+    workers: config.embedWorkers,
+    observer: metrics ? embedObserver(metrics) : undefined,
+  });
+  if (metrics && embedder instanceof EmbedPool) metrics.watchEmbedPool(() => embedder.stats());
+  return embedder;
 }
 
 /** Opens only the database, for commands that need no model (keys). */

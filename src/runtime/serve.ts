@@ -13,11 +13,16 @@ import { publicUrls } from '../rest/oauth/metadata.js';
 import { checkPublicUrl, type ServeConfig } from './config.js';
 import { consoleOutput, type Output } from './output.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { instrumentRateLimiter } from './instrument.js';
+import type { McpHooks } from './mcp.js';
+import { createMetrics, type Metrics } from './metrics.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   runtime: Runtime;
+  /** The server's metrics, when a metrics token turned them on. */
+  metrics: Metrics | undefined;
   /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes the model and the database. */
   close(graceMs?: number): Promise<void>;
 }
@@ -30,7 +35,7 @@ export interface ServeOptions {
    * any, runs when the server closes: it ends the MCP sessions, whose open event streams would otherwise hold
    * their connections until the grace period runs out.
    */
-  mcpHandler?: (service: MemoryService) => CallerHandler & { close?: (graceMs?: number) => Promise<void> };
+  mcpHandler?: (service: MemoryService, hooks?: McpHooks) => CallerHandler & { close?: (graceMs?: number) => Promise<void> };
 }
 
 /**
@@ -54,7 +59,9 @@ function oauthServer(config: NonNullable<ServeConfig['oauth']>, runtime: Runtime
 export async function startServer(config: ServeConfig, options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const output = options.output ?? consoleOutput;
-  const runtime = await openRuntime(config, logger);
+  // Metrics only when a token guards them: nothing is measured, and there is no /metrics, otherwise.
+  const metrics: Metrics | undefined = config.metricsToken !== undefined ? createMetrics() : undefined;
+  const runtime = await openRuntime(config, logger, metrics);
   try {
     // Only a database that never had a key gets one: after every key was revoked (a leak, say), a restart must not
     // mint and print a fresh unbound key. Revoked keys are listed too, so they count here.
@@ -70,18 +77,28 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     throw error;
   }
 
-  const mcp = options.mcpHandler?.(runtime.service);
+  const mcp = options.mcpHandler?.(runtime.service, metrics ? { onToolCall: (tool, outcome) => metrics.mcpToolCall(tool, outcome) } : {});
   const extraKeys = config.apiKey ? [config.apiKey] : [];
   const oauth = config.oauth ? oauthServer(config.oauth, runtime, logger) : undefined;
   if (oauth) logger.info('oauth authorization server on', { issuer: oauth.publicUrl.origin });
+  const limiter = runtime.rateLimiter(config.rateLimit);
   const app = createApp({
     service: runtime.service,
     authenticator: new Authenticator({ store: runtime.store, extraKeys, tokens: oauth?.server }),
     oauth,
-    rateLimiter: runtime.rateLimiter(config.rateLimit),
+    rateLimiter: metrics ? instrumentRateLimiter(limiter, metrics) : limiter,
     logger,
     consoleDir: DEFAULT_CONSOLE_DIR,
     ...(mcp ? { mcp } : {}),
+    ...(metrics && config.metricsToken !== undefined
+      ? {
+          metrics: {
+            token: config.metricsToken,
+            render: () => metrics.render(),
+            httpRequest: (method: string, route: string, status: number, seconds: number) => metrics.httpRequest(method, route, status, seconds),
+          },
+        }
+      : {}),
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -125,5 +142,5 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     (error: unknown) => logger.error('model unavailable: store and recall answer 503', errorFields(error)),
   );
   logger.info('listening', { url, db: runtime.location });
-  return { url, port, runtime, close };
+  return { url, port, runtime, metrics, close };
 }

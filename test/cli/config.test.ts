@@ -39,3 +39,18 @@ describe('the OAuth settings', () => {
     expect(() => serveConfig({}, { MEMORY_OAUTH: '1', MEMORY_PUBLIC_URL: 'https://m.example.com', MEMORY_OAUTH_ACCESS_TTL: '5' })).toThrow(ConfigError);
   });
 });
+
+describe('metrics token setting', () => {
+  it('takes --metrics-token before MEMORY_METRICS_TOKEN; none (or empty) means no /metrics', () => {
+    expect(serveConfig({ 'metrics-token': 'a'.repeat(16) }, { MEMORY_METRICS_TOKEN: 'b'.repeat(16) }).metricsToken).toBe('a'.repeat(16));
+    expect(serveConfig({}, { MEMORY_METRICS_TOKEN: 'b'.repeat(20) }).metricsToken).toBe('b'.repeat(20));
+    expect(serveConfig({}, { MEMORY_METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(serveConfig({}, {}).metricsToken).toBeUndefined();
+  });
+
+  it('refuses a token shorter than 16 characters or with spaces', () => {
+    for (const bad of ['short', 'a'.repeat(15), `${'a'.repeat(10)} ${'b'.repeat(10)}`]) {
+      expect(() => serveConfig({ 'metrics-token': bad }, {})).toThrow(ConfigError);
+    }
+  });
+});

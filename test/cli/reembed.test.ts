@@ -15,6 +15,7 @@ import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { writeTinyBert } from '../embeddings/fixtures/tiny-bert.js';
 import { hashVector, newMemory } from '../helpers/memories.js';
 import { useTestDatabase } from '../helpers/postgres.js';
+import { TRANSFORMERS_INSTALLED } from '../helpers/lane-packages.js';
 
 const OLD = { model: 'fake', dimension: 16 };
 const MODEL = 'test-org/tiny-bert';
@@ -62,7 +63,7 @@ async function expectRebuilt(store: MemoryStore): Promise<void> {
   expect(best?.cosine).toBeCloseTo(1, 4);
 }
 
-describe('agent-memory reembed', () => {
+describe.runIf(TRANSFORMERS_INSTALLED)('agent-memory reembed', () => {
   it('rebuilds a SQLite file with another model and dimension', async () => {
     const path = join(dir, 'm.db');
     const store = SqliteStore.open({ path });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkTexts, splitText } from '../../src/embeddings/chunks.js';
 import { EmbedPool, type EmbedPoolOptions } from '../../src/embeddings/embed-pool.js';
+import { threadsPerWorker } from '../../src/embeddings/threads.js';
 import { scriptedIds as ids, scriptedSpawner } from './fixtures/scripted-worker.js';
 
 // The pool's sharing, ordering, failures and chunking against scripted workers (no model): deterministic, and no
@@ -9,7 +10,9 @@ import { scriptedIds as ids, scriptedSpawner } from './fixtures/scripted-worker.
 const open: EmbedPool[] = [];
 function pool(options: Partial<EmbedPoolOptions> = {}) {
   const spawner = scriptedSpawner();
-  const p = new EmbedPool({ model: 'scripted', provider: 'transformers', workers: 2, spawn: spawner.spawn, ...options });
+  // A fixed pool (all its workers from the start) unless a test asks for fewer to start with.
+  const workers = options.workers ?? 2;
+  const p = new EmbedPool({ model: 'scripted', provider: 'transformers', workers, minWorkers: workers, spawn: spawner.spawn, ...options });
   open.push(p);
   return { p, started: spawner.started };
 }
@@ -25,6 +28,40 @@ describe('EmbedPool', () => {
     await expect(p.ready()).resolves.toEqual({ model: 'scripted', dimension: 3 });
     expect(started()).toBe(3);
     expect(p.size).toBe(3);
+  });
+
+  it('starts small, grows with the queue up to its workers, and shrinks back when idle', async () => {
+    const { p, started } = pool({ workers: 3, minWorkers: 1, idleMs: 100, maxBatchSize: 1 });
+    await p.ready();
+    expect(started()).toBe(1);
+    expect(p.stats()).toMatchObject({ running: 1, loading: 0, queued: 0 });
+    // Six texts of 200 ms, one per batch: one worker would need 1.2 s; texts wait, so workers are added, up to 3.
+    const vectors = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => p.embed([`slow:${n}`], 'document', `c${n}`)));
+    expect(vectors.map((v) => ids(v)[0])).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(started()).toBe(3);
+    // Idle for idleMs: stopped down to minWorkers, not below.
+    const until = Date.now() + 5_000;
+    while (p.stats().running > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(p.stats()).toMatchObject({ running: 1, queued: 0, inFlight: [0, 0, 0] });
+    await new Promise((r) => setTimeout(r, 250));
+    expect(p.stats().running).toBe(1);
+    // The one left still works, without a new start.
+    expect(ids(await p.embed(['9'], 'query'))).toEqual([9]);
+    expect(started()).toBe(3);
+  });
+
+  it('gives each worker its share of the cores as threads: max(1, floor(cores / workers))', async () => {
+    expect(threadsPerWorker(16, 1)).toBe(16);
+    expect(threadsPerWorker(16, 4)).toBe(4);
+    expect(threadsPerWorker(16, 5)).toBe(3);
+    expect(threadsPerWorker(16, 16)).toBe(1);
+    expect(threadsPerWorker(2, 8)).toBe(1);
+    expect(threadsPerWorker(0, 0)).toBe(1);
+    // The pool sends its workers the share (the scripted worker reports back what it was given).
+    const { p } = pool({ workers: 4, cores: 16 });
+    await p.ready();
+    expect(p.threadsPerWorker).toBe(4);
+    expect(p.reportedThreads).toBe(4);
   });
 
   it('shares one call between the idle workers (64 texts go as 2 x 32) and reassembles it in order', async () => {
@@ -53,7 +90,7 @@ describe('EmbedPool', () => {
     await Promise.all([...busy, ...bulk]);
   });
 
-  it('a crash fails only the crashed worker\u2019s batch; queued calls go on with the other worker; the next call restarts it', async () => {
+  it('a crash fails only the crashed worker\u2019s batch; queued calls go on; a replacement starts when work waits', async () => {
     const { p, started } = pool({ maxBatchSize: 1 });
     await p.ready();
     // A caller new to the queue goes first, so issued in reverse: worker 1 takes "slow:0", worker 2 "crash", "8" waits.
@@ -63,7 +100,8 @@ describe('EmbedPool', () => {
     await expect(crashing).rejects.toThrow(/crashed \(exit code 3\); the next request restarts it/);
     expect(ids(await slow)).toEqual([0]);
     expect(ids(await queued)).toEqual([8]);
-    expect(started()).toBe(2);
+    // "8" was left waiting behind the slow text, so a replacement was started at once (the pool grows with its queue).
+    expect(started()).toBe(3);
     expect(ids(await p.embed(['6'], 'document'))).toEqual([6]);
     expect(started()).toBe(3);
     await expect(p.ready()).resolves.toEqual({ model: 'scripted', dimension: 3 });

