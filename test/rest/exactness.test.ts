@@ -67,3 +67,29 @@ describe('error bodies stay small', () => {
     expect(body.error.message).toMatch(/1000 invalid fields: ids\.0, .* and 980 more\./);
   });
 });
+
+describe('text in every script is kept exactly, and recall reads it', () => {
+  const texts = [
+    'مريم تعمل ممرضة في مستشفى في عمّان.', // Arabic, right to left
+    'דנה גרה בחיפה עם הכלב שלה, רקס.', // Hebrew
+    'Zoe\u0301 loves cafe\u0301s 👩‍👩‍👧 and 🇵🇹.', // combining accents (not NFC), a ZWJ family, a flag
+    '小明在Google的北京办公室工作。', // Chinese with a Latin name inside
+    'Anna wohnt in Hamburg und arbeitet in einem Krankenhaus.',
+  ];
+
+  it('stores and lists each text byte for byte, and answers questions in another language or script without failing', async () => {
+    for (const text of texts) {
+      const res = await server.call('/v1/memories', { method: 'POST', body: JSON.stringify({ userId: 'scripts', text }), headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).toBe(201);
+    }
+    const list = (await (await server.call('/v1/memories?userId=scripts&pageSize=10')).json()) as { memories: { text: string }[] };
+    expect(list.memories.map((m) => m.text).sort()).toEqual([...texts].sort());
+    for (const query of ['Where does Anna work?', '小明在哪里工作？', 'איפה דנה גרה?', '👩‍👩‍👧', 'Zoé']) {
+      const res = await server.call('/v1/memories/recall', { method: 'POST', body: JSON.stringify({ userId: 'scripts', query, minScore: 0, explain: true }), headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { memories: { text: string; explain?: { language?: string } }[] };
+      expect(body.memories.length).toBeGreaterThan(0);
+      expect(body.memories.every((m) => texts.includes(m.text) && typeof m.explain?.language === 'string')).toBe(true);
+    }
+  });
+});
