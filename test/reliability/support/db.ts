@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { l2Norm } from '../../../src/core/vector.js';
 import { openDatabase, type SqliteDatabase } from '../../../src/storage/sqlite/connection.js';
 import { vectorOf } from '../../../src/storage/sqlite/vector-search.js';
+import { analyzeText, termsOf } from '../../../src/core/text/analyze.js';
 
 export function openForCheck(path: string): SqliteDatabase {
   return openDatabase(path);
@@ -103,9 +104,11 @@ export function checkConsistency(db: SqliteDatabase): ConsistencyReport {
 
 /** True when the word index finds this memory by a word of its text (an FTS5 query, not a table scan). */
 export function wordIndexFinds(db: SqliteDatabase, rowid: number, word: string): boolean {
+  // The index holds core's terms (stems), as a query's plan asks for them.
+  const term = termsOf(analyzeText(word))[0] ?? word;
   const rows = db
     .prepare(`SELECT rowid FROM memory_words WHERE memory_words MATCH ? AND rowid IN (SELECT value FROM json_each(?))`)
-    .all(`text : "${word.replaceAll('"', '""')}"`, JSON.stringify([rowid])) as Array<{ rowid: number }>;
+    .all(`text : "${term.replaceAll('"', '""')}"`, JSON.stringify([rowid])) as Array<{ rowid: number }>;
   return rows.some((r) => r.rowid === rowid);
 }
 
