@@ -3,10 +3,9 @@ import type {
   OAuthClientRecord,
   OAuthCodeRecord,
   OAuthPendingRecord,
-  OAuthTokenKind,
   OAuthTokenRecord,
 } from '../../core/oauth/records.js';
-import { parseScopes } from '../../core/oauth/scope-list.js';
+import { codeOf, pendingOf, tokenOf, type CodeRow, type PendingRow, type TokenRow } from '../oauth-rows.js';
 import { query, withTransaction, type Pool } from './connection.js';
 import { iso } from './rows.js';
 
@@ -55,20 +54,10 @@ export class PgOAuthRows {
   }
 
   async takePending(id: string): Promise<OAuthPendingRecord | undefined> {
-    const { rows } = await query<PendingRow>(this.#pool, 'DELETE FROM oauth_pending WHERE id = $1 RETURNING *', [id]);
+    const { rows } = await query<PendingRow<Date>>(this.#pool, 'DELETE FROM oauth_pending WHERE id = $1 RETURNING *', [id]);
     const row = rows[0];
     if (!row) return undefined;
-    return {
-      id: row.id,
-      csrfHash: row.csrf_hash,
-      clientId: row.client_id,
-      redirectUri: row.redirect_uri,
-      codeChallenge: row.code_challenge,
-      state: row.state,
-      scopes: parseScopes(row.scopes),
-      resource: row.resource,
-      expiresAt: iso(row.expires_at),
-    };
+    return pendingOf(row, iso);
   }
 
   async createCode(c: OAuthCodeRecord): Promise<void> {
@@ -81,21 +70,10 @@ export class PgOAuthRows {
   }
 
   async findCode(hash: string): Promise<OAuthCodeRecord | undefined> {
-    const { rows } = await query<CodeRow>(this.#pool, 'SELECT * FROM oauth_codes WHERE hash = $1', [hash]);
+    const { rows } = await query<CodeRow<Date>>(this.#pool, 'SELECT * FROM oauth_codes WHERE hash = $1', [hash]);
     const row = rows[0];
     if (!row) return undefined;
-    return {
-      hash: row.hash,
-      clientId: row.client_id,
-      keyId: row.key_id,
-      redirectUri: row.redirect_uri,
-      codeChallenge: row.code_challenge,
-      scopes: parseScopes(row.scopes),
-      resource: row.resource,
-      familyId: row.family_id,
-      expiresAt: iso(row.expires_at),
-      usedAt: row.used_at === null ? null : iso(row.used_at),
-    };
+    return codeOf(row, iso);
   }
 
   async useCode(hash: string, at: string): Promise<boolean> {
@@ -116,7 +94,7 @@ export class PgOAuthRows {
   }
 
   async findToken(hash: string): Promise<FoundOAuthToken | undefined> {
-    const { rows } = await query<TokenRow>(
+    const { rows } = await query<TokenRow<Date>>(
       this.#pool,
       `SELECT t.*, (k.id IS NULL OR k.revoked_at IS NOT NULL OR c.id IS NULL OR c.revoked_at IS NOT NULL) AS owner_revoked,
               a.id::text AS app_id, a.slug AS app_slug, a.created_at AS app_created_at
@@ -129,21 +107,7 @@ export class PgOAuthRows {
     );
     const row = rows[0];
     if (!row) return undefined;
-    return {
-      hash: row.hash,
-      kind: row.kind,
-      familyId: row.family_id,
-      clientId: row.client_id,
-      keyId: row.key_id,
-      scopes: parseScopes(row.scopes),
-      resource: row.resource,
-      expiresAt: iso(row.expires_at),
-      createdAt: iso(row.created_at),
-      usedAt: row.used_at === null ? null : iso(row.used_at),
-      revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
-      ownerRevoked: row.owner_revoked,
-      app: row.app_id === null || row.app_slug === null || row.app_created_at === null ? null : { id: row.app_id, slug: row.app_slug, createdAt: iso(row.app_created_at) },
-    };
+    return tokenOf(row, iso);
   }
 
   async useToken(hash: string, at: string): Promise<boolean> {
@@ -195,45 +159,5 @@ function toClient(row: ClientRow): OAuthClientRecord {
   };
 }
 
-interface PendingRow {
-  id: string;
-  csrf_hash: string;
-  client_id: string;
-  redirect_uri: string;
-  code_challenge: string;
-  state: string | null;
-  scopes: string;
-  resource: string;
-  expires_at: Date;
-}
 
-interface CodeRow {
-  hash: string;
-  client_id: string;
-  key_id: string;
-  redirect_uri: string;
-  code_challenge: string;
-  scopes: string;
-  resource: string;
-  family_id: string;
-  expires_at: Date;
-  used_at: Date | null;
-}
 
-interface TokenRow {
-  hash: string;
-  kind: OAuthTokenKind;
-  family_id: string;
-  client_id: string;
-  key_id: string;
-  scopes: string;
-  resource: string;
-  expires_at: Date;
-  created_at: Date;
-  used_at: Date | null;
-  revoked_at: Date | null;
-  owner_revoked: boolean;
-  app_id: string | null;
-  app_slug: string | null;
-  app_created_at: Date | null;
-}

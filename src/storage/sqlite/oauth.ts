@@ -3,10 +3,9 @@ import type {
   OAuthClientRecord,
   OAuthCodeRecord,
   OAuthPendingRecord,
-  OAuthTokenKind,
   OAuthTokenRecord,
 } from '../../core/oauth/records.js';
-import { parseScopes } from '../../core/oauth/scope-list.js';
+import { codeOf, pendingOf, tokenOf, type CodeRow, type PendingRow, type TokenRow } from '../oauth-rows.js';
 import type { SqliteDatabase, Statement } from './connection.js';
 
 /**
@@ -55,19 +54,9 @@ export class SqliteOAuthRows {
   }
 
   takePending(id: string): OAuthPendingRecord | undefined {
-    const row = this.#sql('DELETE FROM oauth_pending WHERE id = ? RETURNING *').get(id) as PendingRow | undefined;
+    const row = this.#sql('DELETE FROM oauth_pending WHERE id = ? RETURNING *').get(id) as PendingRow<string> | undefined;
     if (!row) return undefined;
-    return {
-      id: row.id,
-      csrfHash: row.csrf_hash,
-      clientId: row.client_id,
-      redirectUri: row.redirect_uri,
-      codeChallenge: row.code_challenge,
-      state: row.state,
-      scopes: parseScopes(row.scopes),
-      resource: row.resource,
-      expiresAt: row.expires_at,
-    };
+    return pendingOf(row, same);
   }
 
   createCode(c: OAuthCodeRecord): void {
@@ -78,20 +67,9 @@ export class SqliteOAuthRows {
   }
 
   findCode(hash: string): OAuthCodeRecord | undefined {
-    const row = this.#sql('SELECT * FROM oauth_codes WHERE hash = ?').get(hash) as CodeRow | undefined;
+    const row = this.#sql('SELECT * FROM oauth_codes WHERE hash = ?').get(hash) as CodeRow<string> | undefined;
     if (!row) return undefined;
-    return {
-      hash: row.hash,
-      clientId: row.client_id,
-      keyId: row.key_id,
-      redirectUri: row.redirect_uri,
-      codeChallenge: row.code_challenge,
-      scopes: parseScopes(row.scopes),
-      resource: row.resource,
-      familyId: row.family_id,
-      expiresAt: row.expires_at,
-      usedAt: row.used_at,
-    };
+    return codeOf(row, same);
   }
 
   useCode(hash: string, at: string): boolean {
@@ -119,23 +97,9 @@ export class SqliteOAuthRows {
        LEFT JOIN oauth_clients c ON c.id = t.client_id
        LEFT JOIN apps a ON a.id = k.app_id
        WHERE t.hash = ?`,
-    ).get(hash) as TokenRow | undefined;
+    ).get(hash) as TokenRow<string> | undefined;
     if (!row) return undefined;
-    return {
-      hash: row.hash,
-      kind: row.kind,
-      familyId: row.family_id,
-      clientId: row.client_id,
-      keyId: row.key_id,
-      scopes: parseScopes(row.scopes),
-      resource: row.resource,
-      expiresAt: row.expires_at,
-      createdAt: row.created_at,
-      usedAt: row.used_at,
-      revokedAt: row.revoked_at,
-      ownerRevoked: row.owner_revoked === 1,
-      app: row.app_id === null || row.app_slug === null || row.app_created_at === null ? null : { id: row.app_id, slug: row.app_slug, createdAt: row.app_created_at },
-    };
+    return tokenOf(row, same);
   }
 
   useToken(hash: string, at: string): boolean {
@@ -181,45 +145,7 @@ function toClient(row: ClientRow): OAuthClientRecord {
   };
 }
 
-interface PendingRow {
-  id: string;
-  csrf_hash: string;
-  client_id: string;
-  redirect_uri: string;
-  code_challenge: string;
-  state: string | null;
-  scopes: string;
-  resource: string;
-  expires_at: string;
-}
-
-interface CodeRow {
-  hash: string;
-  client_id: string;
-  key_id: string;
-  redirect_uri: string;
-  code_challenge: string;
-  scopes: string;
-  resource: string;
-  family_id: string;
-  expires_at: string;
-  used_at: string | null;
-}
-
-interface TokenRow {
-  hash: string;
-  kind: OAuthTokenKind;
-  family_id: string;
-  client_id: string;
-  key_id: string;
-  scopes: string;
-  resource: string;
-  expires_at: string;
-  created_at: string;
-  used_at: string | null;
-  revoked_at: string | null;
-  owner_revoked: number;
-  app_id: string | null;
-  app_slug: string | null;
-  app_created_at: string | null;
+/** SQLite keeps times as the records' ISO text. */
+function same(time: string): string {
+  return time;
 }
