@@ -297,7 +297,6 @@ export class PgStore implements MemoryStore {
           if (earlier) return { kind: 'replayed', record: earlier };
         }
         const key = textKey(memory.text);
-        const words = wordColumns(memory.text);
         const duplicate = await this.#lockedDuplicate(client, memory.userId, memory.appId, key, null);
         if (duplicate) {
           if (idempotency) {
@@ -309,26 +308,7 @@ export class PgStore implements MemoryStore {
           }
           return { kind: 'duplicate', memory: duplicate };
         }
-        await client.query(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms)
-           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12::${this.#vectors.sqlType}, $13, $14)`,
-          [
-            memory.id,
-            memory.uuid,
-            memory.userId,
-            memory.appId,
-            memory.text,
-            JSON.stringify(memory.metadata),
-            memory.createdAt,
-            memory.updatedAt ?? memory.createdAt,
-            memory.expiresAt ?? null,
-            key,
-            memory.key ?? null,
-            this.#vectors.toParam(memory.embedding),
-            words.language,
-            words.terms,
-          ],
-        );
+        await client.query(`INSERT INTO memories (${ROW_COLUMNS}) VALUES (${this.#rowPlaceholders()})`, this.#rowValues(memory));
         await writeFields(client, [memory]);
         return { kind: 'created' };
       });
@@ -447,37 +427,19 @@ export class PgStore implements MemoryStore {
   upsertMemory(memory: KeyedMemory, now: string): Promise<UpsertOutcome> {
     return this.#run(() => {
       assertStorable(memory);
-      const words = wordColumns(memory.text);
       return this.#withModel(async (client): Promise<UpsertOutcome> => {
         await client.query(
           'DELETE FROM memories WHERE user_id = $1 AND app_id = $2::uuid AND key = $3 AND expires_at <= $4::timestamptz',
           [memory.userId, memory.appId, memory.key, now],
         );
         const { rows } = await client.query<{ id: string }>(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms)
-           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12::${this.#vectors.sqlType}, $14, $15)
+          `INSERT INTO memories (${ROW_COLUMNS}) VALUES (${this.#rowPlaceholders()})
            ON CONFLICT (user_id, app_id, key) WHERE key IS NOT NULL DO UPDATE SET
              text = EXCLUDED.text, text_key = EXCLUDED.text_key, metadata = EXCLUDED.metadata,
-             expires_at = EXCLUDED.expires_at, embedding = EXCLUDED.embedding, updated_at = $13::timestamptz,
+             expires_at = EXCLUDED.expires_at, embedding = EXCLUDED.embedding, updated_at = $15::timestamptz,
              language = EXCLUDED.language, terms = EXCLUDED.terms
            RETURNING id`,
-          [
-            memory.id,
-            memory.uuid,
-            memory.userId,
-            memory.appId,
-            memory.text,
-            JSON.stringify(memory.metadata),
-            memory.createdAt,
-            memory.updatedAt ?? memory.createdAt,
-            memory.expiresAt ?? null,
-            textKey(memory.text),
-            memory.key,
-            this.#vectors.toParam(memory.embedding),
-            now,
-            words.language,
-            words.terms,
-          ],
+          [...this.#rowValues(memory), now],
         );
         const id = rows[0]?.id;
         if (id === undefined) throw new Error('The upsert returned no row.');
@@ -490,6 +452,31 @@ export class PgStore implements MemoryStore {
         return { kind: created ? 'created' : 'updated', memory: toMemory(row) };
       });
     });
+  }
+
+  /** One new memory row's values, in the order of ROW_COLUMNS (a store and an upsert write the same row). */
+  #rowValues(memory: NewMemory): unknown[] {
+    const words = wordColumns(memory.text);
+    return [
+      memory.id,
+      memory.uuid,
+      memory.userId,
+      memory.appId,
+      memory.text,
+      JSON.stringify(memory.metadata),
+      memory.createdAt,
+      memory.updatedAt ?? memory.createdAt,
+      memory.expiresAt ?? null,
+      textKey(memory.text),
+      memory.key ?? null,
+      this.#vectors.toParam(memory.embedding),
+      words.language,
+      words.terms,
+    ];
+  }
+
+  #rowPlaceholders(): string {
+    return `$1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12::${this.#vectors.sqlType}, $13, $14`;
   }
 
   /** The memory holding a key (served by the unique index); `live` leaves out an expired one. */
@@ -945,6 +932,9 @@ export class PgStore implements MemoryStore {
     await this.#pool.end();
   }
 }
+
+/** The columns a new memory row is written to (PgStore's #rowValues gives their values). */
+const ROW_COLUMNS = 'id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms';
 
 /** The word-index columns of a batch, as two arrays for unnest. */
 function wordColumnArrays(texts: readonly string[]): [string[], string[]] {
