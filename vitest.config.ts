@@ -30,6 +30,7 @@ export const ADAPTERS = [
   'test/ai-sdk/*.test.ts',
   'test/langgraph/*.test.ts',
   'test/scale/mcp-stateless.test.ts',
+  'test/runtime/instrument.test.ts',
 ];
 
 /** The PostgreSQL backend (PGlite in process, or TEST_DATABASE_URL) and what moves data between backends. */
