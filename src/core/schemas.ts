@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MEMORY_ID_PATTERN, UUID_PATTERN } from './patterns.js';
+import { nestingWithin } from './json-depth.js';
 import { LIMITS } from './limits.js';
 
 // Control characters (C0, DEL, C1) are never part of an identifier.
@@ -19,18 +20,6 @@ function stringField(name: string) {
 // bytes that read back as U+FFFD, so a text did not come back as sent and "a\uD800" and "a\uD801" became one user.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const wellFormed = (v: string): boolean => !LONE_SURROGATE.test(v);
-
-/** Levels of nested objects and arrays (a scalar is 0), counted without recursion so that no input overflows it. */
-function nestingWithin(value: unknown, max: number): boolean {
-  const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { node, depth } = item;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return false;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push({ node: child, depth: depth + 1 });
-  }
-  return true;
-}
 
 export const userIdSchema = z
   .string(stringField('userId'))
