@@ -234,6 +234,25 @@ describe('import --from mem0', () => {
     expect(anonymous).toMatchObject({ code: 1, said: expect.stringMatching(/^entry 1: the entry has no user_id; pass --user-id/m) });
   });
 
+  it('keeps the importer\u2019s source (mem0\u2019s own as mem0Source), stores user ids in NFC, refuses invisible ones', async () => {
+    const file = write('sources.json', JSON.stringify([
+      { id: 's-1', memory: 'Takes the night train', user_id: 'cafe\u0301', metadata: { source: 'slack-bot', channel: 'travel' } },
+      { id: 's-2', memory: 'Has a blue suitcase', user_id: '\u200b' },
+      { id: 's-3', memory: 'Packs light', user_id: 'bob\u202e' },
+    ]));
+    const result = await cli('import', '--from', 'mem0', file);
+    expect(result.code).toBe(1);
+    expect(result.said).toMatch(/^entry 2: userId: userId must contain a visible character/m);
+    expect(result.said).toMatch(/^entry 3: userId: userId must not contain bidirectional formatting characters/m);
+    expect(await stored()).toEqual([
+      expect.objectContaining({
+        userId: 'caf\u00e9',
+        text: 'Takes the night train',
+        metadata: { source: 'mem0', mem0Source: 'slack-bot', channel: 'travel', externalId: 's-1' },
+      }),
+    ]);
+  });
+
   it('reports an entry nested 10,000 levels deep and imports the rest (it once overflowed the stack and ended the import)', async () => {
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
     const text = `[{"id":"d-1","memory":"Reads sci-fi","user_id":"kai"},{"id":"d-2","memory":"Too deep","user_id":"kai","metadata":${deep}},` +
