@@ -28,12 +28,16 @@ const wellFormed = (v: string): boolean => !LONE_SURROGATE.test(v);
  * - the bidirectional formatting characters (embeddings, overrides, isolates, and the LRM/RLM/ALM marks), which
  *   reorder what a person sees ("admin\u202Enimda" shows as "adminadmin");
  * - an id of only whitespace and invisible characters (zero-width space and joiners, word joiner, BOM, Hangul and
- *   Braille blanks: Unicode's default-ignorable code points and format characters). A zero-width joiner inside a
+ *   Braille blanks: Unicode's default-ignorable code points and format characters), and the zero-width space, word
+ *   joiner and BOM anywhere ("admin\u200B" is not a second "admin"). A zero-width joiner or non-joiner inside a
  *   visible id (an emoji sequence, a Persian word) is kept.
  * Stored ids were made NFC by a migration (SQLite 8, PostgreSQL 7) where that merged no two users.
  */
 const BIDI_FORMATTING = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const INVISIBLE_ONLY = /^[\s\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]*$/u;
+// Invisible characters with no use inside an identifier (unlike the zero-width joiner and non-joiner, which emoji
+// sequences and Persian or Indic words need): "admin" and "admin\u200B" would be two users that look the same.
+const INVISIBLE_ANYWHERE = /[\u180e\u200b\u2060-\u2064\ufeff]/;
 
 /** The checks every readable identifier gets, after NFC, worded for its field. */
 function readableIdentifier(name: string, maxLength: number) {
@@ -45,6 +49,7 @@ function readableIdentifier(name: string, maxLength: number) {
     .refine((v) => !CONTROL_CHARS.test(v), `${name} must not contain control characters.`)
     .refine(wellFormed, `${name} must be valid Unicode (no unpaired surrogate).`)
     .refine((v) => !BIDI_FORMATTING.test(v), `${name} must not contain bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).`)
+    .refine((v) => INVISIBLE_ONLY.test(v) || !INVISIBLE_ANYWHERE.test(v), `${name} must not contain invisible characters (zero-width space U+200B, word joiner U+2060, BOM U+FEFF).`)
     // An empty one is already refused as empty: one message, not two.
     .refine((v) => v.length === 0 || !INVISIBLE_ONLY.test(v), `${name} must contain a visible character (not only whitespace or invisible characters).`);
 }

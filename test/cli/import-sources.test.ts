@@ -251,6 +251,10 @@ describe('import --from mem0', () => {
         metadata: { source: 'mem0', mem0Source: 'slack-bot', channel: 'travel', externalId: 's-1' },
       }),
     ]);
+    // The CLI's --user-id follows the same rule: the decomposed spelling exports the stored (composed) user.
+    const exported = await cli('export', join(dir, 'cafe.jsonl'), '--user-id', 'cafe\u0301');
+    expect(exported.said).toMatch(/^Exported 1 memories of user "caf\u00e9"/m);
+    expect(await cli('export', join(dir, 'none.jsonl'), '--user-id', '\u200b')).toMatchObject({ code: 1, said: expect.stringMatching(/--user-id: userId must contain a visible character/) });
   });
 
   it('reports an entry nested 10,000 levels deep and imports the rest (it once overflowed the stack and ended the import)', async () => {

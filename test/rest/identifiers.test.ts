@@ -24,6 +24,8 @@ const REFUSED: Array<[string, string, RegExp]> = [
   ['an isolate', '\u2066alice\u2069', /bidirectional formatting/],
   ['a right-to-left mark', 'bob\u200f', /bidirectional formatting/],
   ['an escape', 'x\u001b[2J', /control characters/],
+  ['a zero-width space inside a visible id', 'admin\u200b', /must not contain invisible characters/],
+  ['a BOM inside a visible id', '\ufeffalice', /must not contain invisible characters/],
 ];
 
 let server: TestServer;
