@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 /** Pure logic and in-process SQLite: the ranker, the store, the client's retry and error logic, the hash model. */
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
-  'test/core/{housekeeping,rate-limit,vector}.test.ts',
+  'test/core/{housekeeping,rate-limit,vector,printable}.test.ts',
   'test/core/oauth/*.test.ts',
   'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool}.test.ts',
   'test/cli/config.test.ts',
@@ -30,6 +30,7 @@ export const ADAPTERS = [
   'test/ai-sdk/*.test.ts',
   'test/langgraph/*.test.ts',
   'test/scale/mcp-stateless.test.ts',
+  'test/runtime/instrument.test.ts',
 ];
 
 /** The PostgreSQL backend (PGlite in process, or TEST_DATABASE_URL) and what moves data between backends. */

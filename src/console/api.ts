@@ -3,9 +3,9 @@
  * types are the server's own (type imports only: nothing of the server's code reaches the browser).
  */
 import type { ErrorBody } from '../core/errors.js';
-import type { DeleteResult, ListResult, ListUsersResult, RecallItem, RecallResult } from '../core/schemas.js';
+import type { DeleteResult, ListResult, ListUsersResult, MemoryView, RecallItem, RecallResult, StoreResult } from '../core/schemas.js';
 
-export type { DeleteResult, ListItem, ListResult, ListUsersResult, RecallItem, UserSummary } from '../core/schemas.js';
+export type { DeleteResult, ListItem, ListResult, ListUsersResult, MemoryView, RecallItem, StoreResult, UserSummary } from '../core/schemas.js';
 
 /** A recall item, with the parts of its score when the server was asked for them and knows how (`explain`). */
 export type ExplainedItem = RecallItem & { explain?: unknown };
@@ -110,6 +110,16 @@ export class Api {
       }
     }
     return this.#call('POST', 'v1/memories/recall', { body: query });
+  }
+
+  /** POST /v1/memories: a new memory (or, for a text the user already has, that one, `duplicate: true`). */
+  store(body: { userId: string; text: string; appId?: string | undefined; metadata?: Record<string, unknown> | undefined }): Promise<StoreResult> {
+    return this.#call('POST', 'v1/memories', { body });
+  }
+
+  /** PATCH /v1/memories/{id}: a new text (embedded again) and/or metadata (replaced whole). */
+  update(id: string, body: { text?: string; metadata?: Record<string, unknown> }): Promise<MemoryView> {
+    return this.#call('PATCH', `v1/memories/${encodeURIComponent(id)}`, { body });
   }
 
   forget(id: string): Promise<DeleteResult> {

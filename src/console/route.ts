@@ -4,7 +4,8 @@
  */
 export type Route =
   | { page: 'users'; appId: string; pageNo: number }
-  | { page: 'user'; userId: string; appId: string; pageNo: number }
+  /** `q`: a search within the user's memories (recall), instead of the pages of the list. */
+  | { page: 'user'; userId: string; appId: string; pageNo: number; q?: string }
   | { page: 'recall'; userId: string; appId: string };
 
 function pageNumber(value: string | null): number {
@@ -24,7 +25,8 @@ export function parseRoute(hash: string): Route {
     } catch {
       return { page: 'users', appId, pageNo: 0 };
     }
-    return { page: 'user', userId, appId, pageNo: pageNumber(params.get('page')) };
+    const q = params.get('q') ?? '';
+    return { page: 'user', userId, appId, pageNo: pageNumber(params.get('page')), ...(q ? { q } : {}) };
   }
   if (parts[0] === 'recall') return { page: 'recall', userId: params.get('user') ?? '', appId };
   return { page: 'users', appId, pageNo: pageNumber(params.get('page')) };
@@ -35,6 +37,7 @@ export function href(route: Route): string {
   if (route.page === 'recall' && route.userId) params.set('user', route.userId);
   if (route.appId) params.set('app', route.appId);
   if (route.page !== 'recall' && route.pageNo > 0) params.set('page', String(route.pageNo));
+  if (route.page === 'user' && route.q) params.set('q', route.q);
   const search = params.toString() ? `?${params.toString()}` : '';
   if (route.page === 'user') return `#/user/${encodeURIComponent(route.userId)}${search}`;
   return `#/${route.page}${search}`;

@@ -5,6 +5,7 @@ import { canonicalJson } from './canonical-json.js';
 import { MemoryError } from './errors.js';
 import { newMemoryId } from './ids.js';
 import type { JsonlLine } from './jsonl-lines.js';
+import { printable } from './printable.js';
 import { DEFAULT_APP_SLUG, LIMITS } from './limits.js';
 import { isoTimestamp, oneExpiry, storeFields } from './schemas.js';
 import type { MemoryStore, NewMemory } from './store.js';
@@ -117,13 +118,14 @@ export function importUuid(key: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** What is wrong with a line, printable: messages quote the input (a JSON parser's excerpt, a field name, a key). */
 function describeError(error: unknown): string {
   if (error instanceof MemoryError) {
     const details = error.details ?? [];
-    if (details.length === 0) return error.message;
-    return details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
+    if (details.length === 0) return printable(error.message);
+    return printable(details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; '));
   }
-  return error instanceof Error ? error.message : String(error);
+  return printable(error instanceof Error ? error.message : String(error));
 }
 
 /** One line's JSON object; a MemoryError (validation_error) when it is not JSON or not an object. */
@@ -175,6 +177,7 @@ function contentDigest(text: string, metadata: Record<string, unknown>): string 
 const LINE_PROBLEMS = {
   'too-long': `the line is longer than ${MAX_LINE_BYTES} bytes.`,
   'not-utf8': 'the line is not valid UTF-8.',
+  'too-deep': `it nests more than ${LIMITS.metadataMaxDepth + 1} levels of objects and arrays (metadata may nest at most ${LIMITS.metadataMaxDepth}).`,
 } as const;
 
 /** Non-blank lines with their numbers; a line that cannot be read comes with `error` instead of `raw`. */
@@ -215,7 +218,7 @@ export async function importJsonl(target: ImportTarget, input: JsonlInput, optio
   };
   const collision = (lineNo: number, message: string) => {
     result.collisions++;
-    options.onInvalid?.(lineNo, message);
+    options.onInvalid?.(lineNo, printable(message));
   };
 
   if (options.strict) {

@@ -7,7 +7,7 @@ export interface JsonlLine {
   lineNo: number;
   /** The line without its line break (and without a UTF-8 BOM on the first line); undefined when `problem` is set. */
   raw: string | undefined;
-  problem?: 'too-long' | 'not-utf8';
+  problem?: 'too-long' | 'not-utf8' | 'too-deep';
   /** Bytes of the input up to the end of this line, its line break included. */
   endOffset: number;
 }

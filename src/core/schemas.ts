@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MEMORY_ID_PATTERN, UUID_PATTERN } from './patterns.js';
+import { nestingWithin } from './json-depth.js';
 import { LIMITS } from './limits.js';
 
 // Control characters (C0, DEL, C1) are never part of an identifier.
@@ -20,25 +21,42 @@ function stringField(name: string) {
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const wellFormed = (v: string): boolean => !LONE_SURROGATE.test(v);
 
-/** Levels of nested objects and arrays (a scalar is 0), counted without recursion so that no input overflows it. */
-function nestingWithin(value: unknown, max: number): boolean {
-  const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { node, depth } = item;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return false;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push({ node: child, depth: depth + 1 });
-  }
-  return true;
+/**
+ * Identifiers people read (user ids, caller keys) are compared as Unicode text, not as code points: they are
+ * normalised to NFC before anything else, so the composed "café" (U+00E9) and the decomposed one ("e" + U+0301) are
+ * one user. What would make two ids that look alike, or one that shows as nothing, is refused:
+ * - the bidirectional formatting characters (embeddings, overrides, isolates, and the LRM/RLM/ALM marks), which
+ *   reorder what a person sees ("admin\u202Enimda" shows as "adminadmin");
+ * - an id of only whitespace and invisible characters (zero-width space and joiners, word joiner, BOM, Hangul and
+ *   Braille blanks: Unicode's default-ignorable code points and format characters), and the zero-width space, word
+ *   joiner and BOM anywhere ("admin\u200B" is not a second "admin"). A zero-width joiner or non-joiner inside a
+ *   visible id (an emoji sequence, a Persian word) is kept.
+ * Stored ids were made NFC by a migration (SQLite 8, PostgreSQL 7) where that merged no two users.
+ */
+const BIDI_FORMATTING = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const INVISIBLE_ONLY = /^[\s\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]*$/u;
+// Invisible characters with no use inside an identifier (unlike the zero-width joiner and non-joiner, which emoji
+// sequences and Persian or Indic words need): "admin" and "admin\u200B" would be two users that look the same.
+const INVISIBLE_ANYWHERE = /[\u180e\u200b\u2060-\u2064\ufeff]/;
+
+/** The checks every readable identifier gets, after NFC, worded for its field. */
+function readableIdentifier(name: string, maxLength: number) {
+  return z
+    .string(stringField(name))
+    .normalize('NFC')
+    .min(1, `${name} must not be empty.`)
+    .max(maxLength, `${name} must be at most ${maxLength} characters.`)
+    .refine((v) => !CONTROL_CHARS.test(v), `${name} must not contain control characters.`)
+    .refine(wellFormed, `${name} must be valid Unicode (no unpaired surrogate).`)
+    .refine((v) => !BIDI_FORMATTING.test(v), `${name} must not contain bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C).`)
+    .refine((v) => INVISIBLE_ONLY.test(v) || !INVISIBLE_ANYWHERE.test(v), `${name} must not contain invisible characters (zero-width space U+200B, word joiner U+2060, BOM U+FEFF).`)
+    // An empty one is already refused as empty: one message, not two.
+    .refine((v) => v.length === 0 || !INVISIBLE_ONLY.test(v), `${name} must contain a visible character (not only whitespace or invisible characters).`);
 }
 
-export const userIdSchema = z
-  .string(stringField('userId'))
-  .min(1, 'userId must not be empty.')
-  .max(LIMITS.userIdMaxLength, `userId must be at most ${LIMITS.userIdMaxLength} characters.`)
-  .refine((v) => !CONTROL_CHARS.test(v), 'userId must not contain control characters.')
-  .refine(wellFormed, 'userId must be valid Unicode (no unpaired surrogate).')
-  .describe('Your identifier for the end user whose memories these are.');
+export const userIdSchema = readableIdentifier('userId', LIMITS.userIdMaxLength).describe(
+  'Your identifier for the end user whose memories these are (normalised to Unicode NFC).',
+);
 
 export const appIdSchema = z
   .string({ error: 'appId must be a string.' })
@@ -129,17 +147,12 @@ export function oneExpiry(value: { expiresAt?: unknown; ttlSeconds?: unknown }, 
  * URL path segment, so what a URL cannot carry unchanged is refused rather than stored: "/" (a proxy may decode
  * %2F and route elsewhere, or refuse it), "." and ".." (clients resolve them away), and control characters.
  */
-export const memoryKeySchema = z
-  .string(stringField('key'))
-  .min(1, 'key must not be empty.')
-  .max(LIMITS.memoryKeyMaxLength, `key must be at most ${LIMITS.memoryKeyMaxLength} characters.`)
-  .refine((v) => !CONTROL_CHARS.test(v), 'key must not contain control characters.')
+export const memoryKeySchema = readableIdentifier('key', LIMITS.memoryKeyMaxLength)
   .refine((v) => !v.includes('/'), 'key must not contain "/".')
   .refine((v) => v !== '.' && v !== '..', 'key must not be "." or "..".')
-  .refine(wellFormed, 'key must be valid Unicode (no unpaired surrogate).')
   .describe(
     `Your own key for the memory, unique within its user and app (1 to ${LIMITS.memoryKeyMaxLength} characters, no "/" ` +
-      'and no control characters): storing with a key that exists replaces that memory instead of adding one.',
+      'and no control characters; normalised to Unicode NFC): storing with a key that exists replaces that memory instead of adding one.',
   );
 
 export const memoryRefSchema = z

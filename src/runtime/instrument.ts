@@ -13,8 +13,24 @@ import type { EmbedKind } from '../core/embedder.js';
 import type { EmbedPoolObserver } from '../embeddings/embed-pool.js';
 import type { Metrics } from './metrics.js';
 
-/** The service's operations that are measured; anything else (imports, housekeeping) counts as "other". */
-const OPERATIONS = ['store', 'recall', 'get', 'update', 'list', 'listUsers', 'forget', 'forgetMany', 'forgetAll'] as const;
+/**
+ * The service's operations that are measured; anything else (imports, housekeeping) counts as "other". Checked
+ * against the class: a name that is not a method of MemoryService does not compile.
+ */
+const OPERATIONS = [
+  'store',
+  'putByKey',
+  'getByKey',
+  'forgetByKey',
+  'recall',
+  'get',
+  'update',
+  'list',
+  'listUsers',
+  'forget',
+  'forgetMany',
+  'forgetAll',
+] as const satisfies ReadonlyArray<keyof MemoryService>;
 
 interface OperationContext {
   operation: string;
@@ -24,31 +40,37 @@ interface OperationContext {
 
 const context = new AsyncLocalStorage<OperationContext>();
 
-/** The service with each operation run in a context of its own, its storage time observed when it settles. */
+/**
+ * The same service, its measured operations each run in a context of its own and their storage time observed when
+ * they settle. No Proxy: the measured operations become the instance's own properties, each calling the class's
+ * method on the instance itself, so every method (measured or not, present or added later) runs with the real
+ * MemoryService as `this` and its private members (#upsert, #keySlot, ...) work. A Proxy handed back unmeasured
+ * methods unbound, and each one reaching a private member failed ("Receiver must be an instance of class").
+ */
 export function instrumentService(service: MemoryService, metrics: Metrics): MemoryService {
-  const measured = new Set<string>(OPERATIONS);
-  return new Proxy(service, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof property !== 'string' || !measured.has(property) || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const ctx: OperationContext = { operation: property, storageSeconds: 0 };
-        const settle = () => metrics.phase(property, 'storage', ctx.storageSeconds);
-        return context.run(ctx, () => {
-          const result = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          result.then(settle, settle);
-          return result;
-        });
-      };
-    },
-  });
+  for (const operation of OPERATIONS) {
+    const method = (service[operation] as (...args: unknown[]) => Promise<unknown>).bind(service);
+    const measured = (...args: unknown[]): Promise<unknown> => {
+      const ctx: OperationContext = { operation, storageSeconds: 0 };
+      const settle = () => metrics.phase(operation, 'storage', ctx.storageSeconds);
+      return context.run(ctx, () => {
+        const result = method(...args);
+        result.then(settle, settle);
+        return result;
+      });
+    };
+    Object.defineProperty(service, operation, { value: measured, configurable: true, writable: false, enumerable: false });
+  }
+  return service;
 }
 
 /** The store with every call timed (into the running operation) and every database error counted by kind. */
 export function instrumentStore(store: MemoryStore, metrics: Metrics): MemoryStore {
   return new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
+    // Every property is read on the store itself (getters such as `pool` read private fields) and every function
+    // is applied to it, so nothing the store has runs with the Proxy as `this`.
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const started = performance.now();

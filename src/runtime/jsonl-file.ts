@@ -3,7 +3,9 @@ import type { Readable } from 'node:stream';
 import { MemoryError } from '../core/errors.js';
 import { mem0Entries } from '../core/import-sources/mem0.js';
 import { importJsonl, MAX_LINE_BYTES, type ImportOptions, type ImportResult, type ImportTarget, type JsonlInput } from '../core/import.js';
+import { nestingWithin } from '../core/json-depth.js';
 import { readJsonlLines } from '../core/jsonl-lines.js';
+import { LIMITS } from '../core/limits.js';
 
 /** The FILE argument that means standard input. */
 export const STDIN = '-';
@@ -70,7 +72,11 @@ export async function mem0File(file: string, stdin?: Readable): Promise<JsonlInp
     async *lines() {
       for (const [i, entry] of entries.entries()) {
         // Progress in bytes, as for a JSONL file: each entry's share of the file.
-        yield { lineNo: i + 1, raw: JSON.stringify(entry), endOffset: Math.round((size * (i + 1)) / entries.length) };
+        const endOffset = Math.round((size * (i + 1)) / entries.length);
+        // JSON.stringify recurses: an entry nested thousands of levels deep overflowed the stack and ended the whole
+        // import. Deeper than an entry (1) holding the deepest metadata allowed can never be stored: reported here.
+        if (!nestingWithin(entry, LIMITS.metadataMaxDepth + 1)) yield { lineNo: i + 1, raw: undefined, problem: 'too-deep', endOffset };
+        else yield { lineNo: i + 1, raw: JSON.stringify(entry), endOffset };
       }
     },
   };

@@ -52,8 +52,9 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     });
   }
   const ranker = new HybridRanker(paramsFor(calibration.calibration));
-  const plain = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
-  const service = metrics ? instrumentService(plain, metrics) : plain;
+  const service = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
+  // With metrics, the service's operations are measured in place (the same instance: instrument.ts says why).
+  if (metrics) instrumentService(service, metrics);
   let closed = false;
   return {
     service,

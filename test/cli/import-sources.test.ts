@@ -234,6 +234,71 @@ describe('import --from mem0', () => {
     expect(anonymous).toMatchObject({ code: 1, said: expect.stringMatching(/^entry 1: the entry has no user_id; pass --user-id/m) });
   });
 
+  it('keeps the importer\u2019s source (mem0\u2019s own as mem0Source), stores user ids in NFC, refuses invisible ones', async () => {
+    const file = write('sources.json', JSON.stringify([
+      { id: 's-1', memory: 'Takes the night train', user_id: 'cafe\u0301', metadata: { source: 'slack-bot', channel: 'travel' } },
+      { id: 's-2', memory: 'Has a blue suitcase', user_id: '\u200b' },
+      { id: 's-3', memory: 'Packs light', user_id: 'bob\u202e' },
+    ]));
+    const result = await cli('import', '--from', 'mem0', file);
+    expect(result.code).toBe(1);
+    expect(result.said).toMatch(/^entry 2: userId: userId must contain a visible character/m);
+    expect(result.said).toMatch(/^entry 3: userId: userId must not contain bidirectional formatting characters/m);
+    expect(await stored()).toEqual([
+      expect.objectContaining({
+        userId: 'caf\u00e9',
+        text: 'Takes the night train',
+        metadata: { source: 'mem0', mem0Source: 'slack-bot', channel: 'travel', externalId: 's-1' },
+      }),
+    ]);
+    // The CLI's --user-id follows the same rule: the decomposed spelling exports the stored (composed) user.
+    const exported = await cli('export', join(dir, 'cafe.jsonl'), '--user-id', 'cafe\u0301');
+    expect(exported.said).toMatch(/^Exported 1 memories of user "caf\u00e9"/m);
+    expect(await cli('export', join(dir, 'none.jsonl'), '--user-id', '\u200b')).toMatchObject({ code: 1, said: expect.stringMatching(/--user-id: userId must contain a visible character/) });
+  });
+
+  it('reports an entry nested 10,000 levels deep and imports the rest (it once overflowed the stack and ended the import)', async () => {
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const text = `[{"id":"d-1","memory":"Reads sci-fi","user_id":"kai"},{"id":"d-2","memory":"Too deep","user_id":"kai","metadata":${deep}},` +
+      `{"id":"d-3","memory":"Runs marathons","user_id":"kai","categories":${'['.repeat(5_000)}${']'.repeat(5_000)}}, {"id":"d-4","memory":"Plays chess","user_id":"kai"}]`;
+    const result = await cli('import', '--from', 'mem0', write('deep.json', text));
+    expect(result.code).toBe(1);
+    expect(result.said).not.toMatch(/call stack/);
+    expect(result.said).toMatch(/^entry 2: it nests more than 33 levels of objects and arrays \(metadata may nest at most 32\)\.$/m);
+    expect(result.said).toMatch(/^entry 3: it nests more than 33 levels/m);
+    expect(result.said).toMatch(/Imported 2 memories .*; 2 invalid entry\(s\) skipped\./);
+    expect((await stored()).map((m) => m.text)).toEqual(['Plays chess', 'Reads sci-fi']);
+  });
+
+  it('prints no raw terminal escape from the file: not in the "not valid JSON" message, a field name, a key or the file name', async () => {
+    const ESC = '\u001b';
+    const hostile = write('title.json', `${ESC}]0;pwned${'\u0007'}{"results": []}`);
+    const notJson = await cli('import', '--from', 'mem0', hostile);
+    expect(notJson.code).toBe(2);
+    expect(notJson.said).toMatch(/not valid JSON/);
+    expect(notJson.said).toContain('\\x1b]0;pwned\\x07');
+    // Every message that quotes input: a line's unknown field, a JSONL parse error, a key collision, the file's name.
+    const jsonl = write(`lines-${ESC}[31m.jsonl`, [
+      JSON.stringify({ userId: 'u', text: 'One', [`x${ESC}[2J\u202e`]: 1 }),
+      `${ESC}[2J not json`,
+      JSON.stringify({ userId: 'u', text: 'Two', id: `e${ESC}]52;c;AAAA${'\u0007'}` }),
+      JSON.stringify({ userId: 'u', text: 'Three', id: `e${ESC}]52;c;AAAA${'\u0007'}` }),
+    ].join('\n'));
+    const lines = await cli('import', jsonl);
+    expect(lines.code).toBe(1);
+    expect(lines.said).toMatch(/^line 1: .*x\\x1b\[2J\\u202e/m);
+    expect(lines.said).toMatch(/^line 2: not valid JSON .*\\x1b/m);
+    expect(lines.said).toMatch(/^line 4: id "e\\x1b\]52;c;AAAA\\x07" was used by line 3/m);
+    expect(lines.said).toMatch(/lines-\\x1b\[31m\.jsonl/);
+    for (const said of [notJson.said, lines.said]) {
+      expect(said).not.toContain(ESC);
+      expect(said).not.toContain('\u0007');
+      expect(said).not.toContain('\u202e');
+    }
+    const missing = await cli('import', join(dir, `gone${ESC}[8m.jsonl`));
+    expect(missing).toMatchObject({ code: 2, said: expect.stringContaining('gone\\x1b[8m.jsonl') });
+  });
+
   it('refuses a file that is not mem0\u2019s export before opening anything', async () => {
     for (const [content, message] of [
       ['', /is empty/],

@@ -284,7 +284,7 @@ describe.skipIf(!chromiumPath)(`the web console in Chromium${chromiumPath ? '' :
     await page.getByRole('heading', { name: 'bob' }).waitFor();
     expect(await cards().locator('.chip').allTextContents()).toEqual(['app-a', 'app-a']);
 
-    await page.getByLabel('App').fill('app-b');
+    await page.getByLabel('App', { exact: true }).fill('app-b');
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => status().textContent()).toContain('This API key is bound to the app "app-a" and cannot use the app "app-b".');
     expect(await page.getByRole('heading', { name: 'This page could not be loaded' }).isVisible()).toBe(true);

@@ -33,6 +33,14 @@ export interface TestServer extends RunningServer {
 export const TEST_BACKEND = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 /**
+ * `TEST_METRICS=1` runs the same suites with metrics on (`npm run test:metrics`): every test server gets a metrics
+ * token, and every test runtime a Metrics, so the service the suites call is the instrumented one an operator with
+ * `--metrics-token` runs (instrument.ts). A test that sets its own metricsToken keeps it.
+ */
+export const TEST_METRICS = process.env.TEST_METRICS === '1';
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+
+/**
  * A real server (startServer: the CLI's wiring, an in-process HTTP listener) on an ephemeral loopback port over a
  * fresh database (a SQLite file in the OS temp dir), on TEST_MODEL unless `overrides.model` says otherwise.
  */
@@ -54,11 +62,14 @@ export async function startTestServer(
       apiKey: TEST_KEY,
       rateLimit: 0,
       ...(database ? { databaseUrl: database.url } : {}),
+      ...(TEST_METRICS ? { metricsToken: TEST_METRICS_TOKEN } : {}),
       ...overrides,
     },
     { logger: silentLogger, output: { print() {}, notice() {} }, ...options },
   );
   await server.runtime.modelReady;
+  // The metrics lane must really run with metrics on, or it proves nothing.
+  if (TEST_METRICS && !server.metrics && overrides.metricsToken === undefined) throw new Error('TEST_METRICS=1, but this server has no metrics.');
   const call = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const { json, headers, ...rest } = init;
     const merged = new Headers({ Authorization: `Bearer ${TEST_KEY}` });

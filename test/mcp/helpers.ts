@@ -13,7 +13,8 @@ import { ERROR_META_KEY } from '../../src/mcp/errors.js';
 import { createMcpHttpHandler, type McpHttpOptions } from '../../src/mcp/http.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { ToolDefaults } from '../../src/mcp/tools.js';
-import { startTestServer, TEST_KEY, TEST_MODEL, type TestServer } from '../helpers/server.js';
+import { createMetrics } from '../../src/runtime/metrics.js';
+import { startTestServer, TEST_KEY, TEST_METRICS, TEST_MODEL, type TestServer } from '../helpers/server.js';
 
 export { TEST_KEY };
 
@@ -25,7 +26,8 @@ export function tempDir(): { dir: string; dbPath: string; remove(): void } {
 /** A runtime over a fresh database file with TEST_MODEL (or `model`), ready. */
 export async function openTestRuntime(model: string = TEST_MODEL): Promise<{ runtime: Runtime; close(): Promise<void> }> {
   const tmp = tempDir();
-  const runtime = await openRuntime({ dbPath: tmp.dbPath, model, modelDir: undefined });
+  // Under TEST_METRICS=1 the runtime is the instrumented one (--metrics-token), as startTestServer's servers are.
+  const runtime = await openRuntime({ dbPath: tmp.dbPath, model, modelDir: undefined }, undefined, TEST_METRICS ? createMetrics() : undefined);
   await runtime.modelReady;
   return {
     runtime,

@@ -3,6 +3,8 @@ import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { exportJsonl, type ExportSink } from '../../core/export.js';
+import { printable } from '../../core/printable.js';
+import { userIdSchema } from '../../core/schemas.js';
 import { sqliteFileMissing } from '../storage-checks.js';
 import type { RuntimeConfig } from '../../runtime/config.js';
 import type { Output } from '../../runtime/output.js';
@@ -32,6 +34,16 @@ export async function exportCommand(
     out.notice(`agent-memory export: no database at ${config.dbPath}.`);
     return 1;
   }
+  // The API's own rule for user ids (NFC, no invisible-only id): `--user-id cafe\u0301` exports the user "café".
+  let userId: string | undefined;
+  if (options.userId !== undefined) {
+    const parsed = userIdSchema.safeParse(options.userId);
+    if (!parsed.success) {
+      out.notice(`agent-memory export: --user-id: ${parsed.error.issues[0]?.message ?? 'invalid user id.'}`);
+      return 1;
+    }
+    userId = parsed.data;
+  }
   const toStdout = target === '-';
   if (!toStdout && existsSync(target)) {
     out.notice(`${target} already exists; choose a new path (an export never overwrites a file).`);
@@ -42,7 +54,7 @@ export async function exportCommand(
   const app = options.appId === undefined ? undefined : await store.findApp(options.appId);
   if (options.appId !== undefined && app === undefined) {
     await store.close();
-    out.notice(`agent-memory export: no app is called "${options.appId}".`);
+    out.notice(`agent-memory export: no app is called "${printable(options.appId)}".`);
     return 1;
   }
   const progress = createProgress({ label: 'export' });
@@ -52,7 +64,7 @@ export async function exportCommand(
   try {
     stream = temp === undefined ? process.stdout : createWriteStream(temp, { flags: 'wx' });
     const n = await exportJsonl(store, streamSink(stream), {
-      userId: options.userId,
+      userId,
       appId: app?.id,
       onProgress: (done, total) => progress.update({ done, total }),
     });
@@ -63,7 +75,7 @@ export async function exportCommand(
     }
     progress.done();
     out.notice(
-      `Exported ${formatCount(n)} memories${options.userId === undefined ? '' : ` of user "${options.userId}"`}` +
+      `Exported ${formatCount(n)} memories${userId === undefined ? '' : ` of user "${printable(userId)}"`}` +
         `${app === undefined ? '' : ` of app "${app.slug}"`} to ` +
         `${toStdout ? 'stdout' : target} in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
     );

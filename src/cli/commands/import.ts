@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { MemoryError } from '../../core/errors.js';
+import { printable } from '../../core/printable.js';
 import { mcpMemoryLine } from '../../core/import-sources/mcp-memory.js';
 import { mem0Entry } from '../../core/import-sources/mem0.js';
 import { importJsonl, type ImportLine, type ImportScope, type JsonlInput } from '../../core/import.js';
@@ -69,7 +70,7 @@ export async function importCommand(config: RuntimeConfig, file: string, options
   try {
     if (file !== STDIN && !statSync(file).isFile()) throw new Error('not a file');
   } catch {
-    out.notice(`agent-memory import: cannot read "${file}" (${source.expected}, or - for stdin).`);
+    out.notice(`agent-memory import: cannot read "${printable(file)}" (${source.expected}, or - for stdin).`);
     return 2;
   }
   let input: JsonlInput;
@@ -78,7 +79,8 @@ export async function importCommand(config: RuntimeConfig, file: string, options
     input = await source.open(file);
   } catch (error) {
     if (!(error instanceof MemoryError)) throw error;
-    out.notice(`agent-memory import: "${file}" is not ${source.expected}: ${error.message}`);
+    // The message may quote the file (a JSON parser's excerpt), escapes and all.
+    out.notice(`agent-memory import: "${printable(file)}" is not ${source.expected}: ${printable(error.message)}`);
     return 2;
   }
   const runtime = await openRuntime(config);
@@ -114,7 +116,7 @@ export async function importCommand(config: RuntimeConfig, file: string, options
     }
     const rate = result.seconds > 0 ? result.imported / result.seconds : 0;
     out.notice(
-      `Imported ${formatCount(result.imported)} memories from ${file === STDIN ? 'stdin' : file} in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)}/s, ` +
+      `Imported ${formatCount(result.imported)} memories from ${file === STDIN ? 'stdin' : printable(file)} in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)}/s, ` +
         `model busy ${result.embedSeconds.toFixed(1)} s); ${formatCount(result.present)} were already there` +
         `${result.invalid ? `; ${formatCount(result.invalid)} invalid ${source.unit}(s) skipped` : ''}` +
         `${result.collisions ? `; ${formatCount(result.collisions)} ${source.unit}(s) not imported: their id holds another memory` : ''}.`,

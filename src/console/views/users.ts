@@ -4,10 +4,35 @@ import { appInput, dateText, field, pager } from '../widgets.js';
 import type { ViewContext } from './context.js';
 
 const PAGE_SIZE = 20;
+/** The memory count at a glance adds up every user's count, read 100 users a call, at most this many calls. */
+const COUNT_PAGES = 10;
+
+/** Memories of every user (in the app, when one is named), and whether that is all of them or a lower bound. */
+async function countMemories(ctx: ViewContext, appId: string | undefined): Promise<{ memories: number; complete: boolean }> {
+  let memories = 0;
+  for (let page = 0; page < COUNT_PAGES; page++) {
+    const result = await ctx.api.listUsers({ appId, page, pageSize: 100 });
+    for (const user of result.users) memories += user.memoryCount;
+    if ((page + 1) * 100 >= result.total) return { memories, complete: true };
+  }
+  return { memories, complete: false };
+}
 
 /** Users with memories in the apps the key can see: how many, and when the newest was stored. */
 export async function usersView(ctx: ViewContext, route: Extract<Route, { page: 'users' }>): Promise<HTMLElement> {
-  const result = await ctx.api.listUsers({ appId: route.appId || undefined, page: route.pageNo, pageSize: PAGE_SIZE });
+  const [result, counted] = await Promise.all([
+    ctx.api.listUsers({ appId: route.appId || undefined, page: route.pageNo, pageSize: PAGE_SIZE }),
+    countMemories(ctx, route.appId || undefined),
+  ]);
+  const newest = route.pageNo === 0 ? result.users[0]?.newestMemoryAt : undefined;
+  const stat = (value: string | HTMLElement, label: string) => h('li', {}, h('span', { class: 'stat-value' }, value), h('span', { class: 'stat-label' }, label));
+  const stats = h(
+    'ul',
+    { class: 'stats', attrs: { 'aria-label': 'At a glance' } },
+    stat(result.total.toLocaleString(), result.total === 1 ? 'user' : 'users'),
+    stat(`${counted.memories.toLocaleString()}${counted.complete ? '' : '+'}`, counted.complete ? 'memories' : `memories (first ${COUNT_PAGES * 100} users)`),
+    stat(newest ? dateText(newest) : '\u2013', 'newest memory'),
+  );
 
   const app = appInput(route.appId);
   const filter = h('form', { class: 'toolbar', attrs: { role: 'search' } }, field('App', app), h('button', { class: 'quiet', attrs: { type: 'submit' } }, 'Filter'));
@@ -58,6 +83,7 @@ export async function usersView(ctx: ViewContext, route: Extract<Route, { page: 
     { attrs: { 'aria-labelledby': 'users-title' } },
     h('h1', { attrs: { id: 'users-title' } }, 'Users'),
     h('p', { class: 'muted' }, route.appId ? `Users with memories in the app "${route.appId}", most recently active first.` : 'Users with memories in the apps this key can see, most recently active first.'),
+    stats,
     h('div', { class: 'toolbars' }, filter, open),
     body,
     result.total > 0 ? pager({ page: route.pageNo, pageSize: PAGE_SIZE, total: result.total, noun: ['user', 'users'], hrefOf: (pageNo) => href({ ...route, pageNo }) }) : null,

@@ -2,8 +2,8 @@
  * `agent-memory import --from mem0 FILE`: mem0's export, the JSON its `get_all` answers (`{"results": [...]}`, or
  * the bare array older versions answer). Each entry `{id, memory, user_id, metadata, created_at, updated_at,
  * agent_id?, run_id?, categories?}` becomes one memory: `memory` its text, `user_id` its user (`--user-id` overrides
- * or fills it), `metadata` kept (with `source: "mem0"`, and agent_id, run_id, categories when present), its times
- * kept, and mem0's `id` kept as `metadata.externalId`, which also makes a re-run skip what it stored.
+ * or fills it), `metadata` kept (with `source: "mem0"`, mem0's own `source` as `mem0Source`, and agent_id, run_id,
+ * categories when present), its times kept, and mem0's `id` kept as `metadata.externalId`, which also makes a re-run skip what it stored.
  */
 import { z } from 'zod';
 import { MemoryError } from '../errors.js';
@@ -57,12 +57,16 @@ export function mem0Entry(raw: string, scope: ImportScope): ImportLine[] {
   if (userId === undefined) {
     throw new MemoryError('validation_error', 'the entry has no user_id; pass --user-id to say whose memories these are.');
   }
+  // The provenance is the importer's: mem0's own `source` (an app's label, say) is kept as `mem0Source`, and never
+  // replaces "mem0", so that `metadata: {"source": "mem0"}` finds every imported memory.
+  const { source: theirSource, ...theirs } = entry.metadata ?? {};
   const metadata: Record<string, unknown> = {
-    source: MEM0_SOURCE,
     ...(entry.agent_id ? { agentId: entry.agent_id } : {}),
     ...(entry.run_id ? { runId: entry.run_id } : {}),
     ...(entry.categories && entry.categories.length > 0 ? { categories: entry.categories } : {}),
-    ...(entry.metadata ?? {}),
+    ...theirs,
+    ...(theirSource === undefined ? {} : { mem0Source: theirSource }),
+    source: MEM0_SOURCE,
   };
   const createdAt = withZone(entry.created_at);
   const updatedAt = withZone(entry.updated_at);

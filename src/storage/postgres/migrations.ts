@@ -3,6 +3,7 @@ import { MemoryError } from '../../core/errors.js';
 import { textKey } from '../../core/text-key.js';
 import { wordIndexOf } from '../../core/text/analyze.js';
 import { writeFields } from './filters.js';
+import { nfcIdentifiers } from './nfc-ids.js';
 import { TERMS_ARRAY } from './words.js';
 import { assertSchemaName, withTransaction, type Pool, type PoolClient } from './connection.js';
 
@@ -273,6 +274,11 @@ export const MIGRATIONS: readonly PgMigration[] = [
       `,
       );
     },
+  },
+  {
+    version: 7,
+    name: 'user ids and caller keys in Unicode NFC',
+    up: (client) => nfcIdentifiers(client),
   },
 ];
 

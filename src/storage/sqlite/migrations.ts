@@ -2,6 +2,7 @@ import { MemoryError } from '../../core/errors.js';
 import { textKey } from '../../core/text-key.js';
 import type { SqliteDatabase } from './connection.js';
 import { writeFields } from './fields.js';
+import { nfcIdentifiers } from './nfc-ids.js';
 import { writeWords } from './words.js';
 
 /**
@@ -231,6 +232,11 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX oauth_tokens_expires ON oauth_tokens(expires_at);
       `);
     },
+  },
+  {
+    version: 8,
+    name: 'user ids and caller keys in Unicode NFC',
+    up: nfcIdentifiers,
   },
 ];
 

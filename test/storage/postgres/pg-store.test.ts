@@ -127,6 +127,31 @@ describe('PostgreSQL schema migrations', () => {
     await store.close();
   });
 
+  it('migration 7 renames decomposed user ids and keys to NFC, merging no two users', async () => {
+    const schema = db.newSchema();
+    const setup = await openPgStore(db.url, { schema });
+    await setup.useModel(MODEL);
+    const appId = (await setup.ensureApp('default')).id;
+    const decomposed = 'cafe\u0301';
+    const composed = 'caf\u00e9';
+    const row = (userId: string, text: string, key?: string) => ({ ...memory(appId, userId, text, [1, 0, 0, 0]), metadata: { topic: 'coffee' }, ...(key ? { key } : {}) });
+    await setup.insertMemory(row(decomposed, 'Drinks flat whites', `pref-${decomposed}`));
+    await setup.insertMemory(row(`ren${decomposed}`, 'Also here'));
+    await setup.insertMemory(row(`ren${composed}`, 'Composed already'));
+    await query(setup.pool, 'DELETE FROM schema_migrations WHERE version = 7');
+    await setup.close();
+    const store = await openPgStore(db.url, { schema });
+    await store.useModel(MODEL);
+    const now = new Date().toISOString();
+    const listed = await store.listMemories({ userId: composed, scope: { appId: null }, offset: 0, limit: 10, filter: { metadata: { topic: 'coffee' } } });
+    expect(listed.items.map((m) => m.text)).toEqual(['Drinks flat whites']);
+    expect(await store.getMemoryByKey({ userId: composed, appId, key: `pref-${composed}` }, now)).toMatchObject({ text: 'Drinks flat whites' });
+    // "rencafé" existed in both forms: two users before, two users after.
+    const users = await store.listUsers({ scope: { appId: null }, offset: 0, limit: 10 });
+    expect(users.items.map((u) => u.userId).sort()).toEqual([composed, `ren${composed}`, `ren${decomposed}`].sort());
+    await store.close();
+  });
+
   it('rolls a failed migration back whole', async () => {
     const schema = db.newSchema();
     const pool = createPool(db.url, { schema });
