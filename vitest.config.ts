@@ -17,7 +17,7 @@ export const UNIT = [
   'test/storage/sqlite/**/*.test.ts',
   'test/storage/postgres/{pg-helpers,retry}.test.ts',
   'test/mcp/sessions.test.ts',
-  'test/tools/{evaluate,metrics,bench-speed,eval-data}.test.ts',
+  'test/tools/{evaluate,metrics,bench-speed,eval-data,test-lanes}.test.ts',
   'test/{vitest-projects,entry-points,architecture,packaging}.test.ts',
 ];
 

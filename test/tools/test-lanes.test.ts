@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { countTests } from '../../tools/test-lanes/count.js';
+import { LANES } from '../../tools/test-lanes/lanes.js';
+import pkg from '../../package.json' with { type: 'json' };
+
+describe('the test lanes', () => {
+  it('counts a vitest summary, coloured or not, failures and skips included', () => {
+    expect(countTests(' Test Files  100 passed (100)\n      Tests  1025 passed (1025)\n')).toEqual({ passed: 1025, failed: 0, skipped: 0 });
+    expect(countTests('\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[31m3 failed\u001b[39m\u001b[22m\u001b[2m | \u001b[22m\u001b[1m\u001b[32m1022 passed\u001b[39m | 4 skipped (1029)\n')).toEqual({
+      passed: 1022,
+      failed: 3,
+      skipped: 4,
+    });
+  });
+
+  it('sums several runs and says when there is no summary at all', () => {
+    expect(countTests('Tests  2 passed (2)\nTests  1 failed | 1 passed (2)\n')).toEqual({ passed: 3, failed: 1, skipped: 0 });
+    expect(countTests('error: build failed\n')).toBeUndefined();
+  });
+
+  it('runs npm scripts that exist, and npm test runs the lanes', () => {
+    const scripts = pkg.scripts as Record<string, string>;
+    for (const lane of LANES) {
+      expect(lane.command.slice(0, 3)).toEqual(['npm', 'run', '--silent']);
+      expect(scripts[lane.command[3] as string], lane.name).toBeTypeOf('string');
+    }
+    expect(scripts.test).toContain('tools/test-lanes.ts');
+  });
+});
