@@ -6,6 +6,21 @@
 import { z } from 'zod';
 import { forgetManyInputSchema, memoryRefSchema, someUpdate, updateFields } from './schemas.js';
 
+/**
+ * A refinement for inputs that take exactly one of several fields (forget by id, ids or key): none given says what to
+ * pass; several given says just that ("Give id or ids, not both."), and parseInput puts this whole-request problem
+ * ahead of whatever is wrong inside the fields, so one sentence says what to fix.
+ */
+export function exactlyOne<K extends string>(fields: readonly K[], whenNone: string) {
+  return (value: Partial<Record<K, unknown>>, ctx: z.core.$RefinementCtx): void => {
+    const given = fields.filter((field) => value[field] !== undefined);
+    if (given.length === 1) return;
+    const message =
+      given.length === 0 ? whenNone : given.length === 2 ? `Give ${given[0]} or ${given[1]}, not both.` : `Give only one of ${given.join(', ')}.`;
+    ctx.addIssue({ code: 'custom', message, path: [] });
+  };
+}
+
 export const RECALL_FORMATS = ['context', 'raw'] as const;
 export type RecallFormat = (typeof RECALL_FORMATS)[number];
 
@@ -32,8 +47,6 @@ export const forgetByIdFields = {
 
 export const forgetMemoryInput = z
   .strictObject(forgetByIdFields)
-  .refine((v) => (v.id === undefined) !== (v.ids === undefined), {
-    message: 'Pass either id (one memory) or ids (several memories), not both and not neither.',
-  });
+  .superRefine(exactlyOne(['id', 'ids'], 'Pass either id (one memory) or ids (several memories).'));
 
 export type ForgetMemoryArgs = z.output<typeof forgetMemoryInput>;

@@ -28,10 +28,14 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   // change): the schema's own messages come first.
   const details = result.success ? inexactJson(input) : issuesToDetails(result.error.issues);
   if (result.success && details.length === 0) return result.data;
+  // A problem with the request as a whole (give id or ids, not both) is what to fix first: it leads, and it is the
+  // message, instead of "The request has 3 invalid fields: id, ids.0, (body)".
+  const whole = details.findIndex((d) => d.path === '');
+  if (whole > 0) details.unshift(...details.splice(whole, 1));
   const first = details[0];
   const fields = [...new Set(details.map((d) => d.path || '(body)'))];
   const named = fields.length > MAX_DETAILS ? `${fields.slice(0, MAX_DETAILS).join(', ')} and ${fields.length - MAX_DETAILS} more` : fields.join(', ');
-  const message = fields.length === 1 && first ? first.message : `The request has ${fields.length} invalid fields: ${named}.`;
+  const message = (fields.length === 1 || whole >= 0) && first ? first.message : `The request has ${fields.length} invalid fields: ${named}.`;
   // 1,000 bad ids made a 108 KB error body: the first few problems say what is wrong, the message says how many.
   throw new MemoryError('validation_error', message, { details: details.slice(0, MAX_DETAILS) });
 }

@@ -18,7 +18,7 @@ import {
   storeFields,
   storeResultSchema,
 } from '../core/schemas.js';
-import { forgetByIdFields, recallFormatField } from '../core/tool-schemas.js';
+import { exactlyOne, forgetByIdFields, recallFormatField } from '../core/tool-schemas.js';
 
 const optionalUserId = storeFields.userId
   .optional()
@@ -82,7 +82,7 @@ export const getMemoryInput = z
     id: memoryRefSchema.optional().describe('The memory\u2019s id ("mem_..." or its UUID).'),
     ...byKeyFields,
   })
-  .refine((v) => (v.id === undefined) !== (v.key === undefined), { message: 'Pass either id or key, not both and not neither.' })
+  .superRefine(exactlyOne(['id', 'key'], 'Pass either id or key.'))
   .superRefine(scopeOnlyWithKey);
 
 export { updateMemoryInput } from '../core/tool-schemas.js';
@@ -90,9 +90,7 @@ export { updateMemoryInput } from '../core/tool-schemas.js';
 /** Forget by id or ids (as every tool surface), or, over MCP, by the key a memory was stored under. */
 export const forgetMemoryInput = z
   .strictObject({ ...forgetByIdFields, ...byKeyFields })
-  .refine((v) => [v.id, v.ids, v.key].filter((x) => x !== undefined).length === 1, {
-    message: 'Pass one of id (one memory), ids (several memories) or key (the memory stored under it).',
-  })
+  .superRefine(exactlyOne(['id', 'ids', 'key'], 'Pass one of id (one memory), ids (several memories) or key (the memory stored under it).'))
   .superRefine(scopeOnlyWithKey);
 
 export type ForgetMemoryArgs = z.output<typeof forgetMemoryInput>;

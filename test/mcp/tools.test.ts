@@ -270,7 +270,13 @@ describe('forget_memory', () => {
   it('needs exactly one of id, ids and key, well-formed (validation_error)', async () => {
     const rule = 'Pass one of id (one memory), ids (several memories) or key (the memory stored under it).';
     expect(errorOf(await call(client, 'forget_memory', {}))).toEqual({ code: 'validation_error', message: rule, details: [{ path: '', message: rule }] });
-    expect(errorOf(await call(client, 'forget_memory', { id: 'mem_000000000000', ids: ['mem_000000000001'] })).message).toBe(rule);
+    expect(errorOf(await call(client, 'forget_memory', { id: 'mem_000000000000', ids: ['mem_000000000001'] })).message).toBe('Give id or ids, not both.');
+    // Both given and both malformed: one sentence says what to fix, the details still list every field.
+    const both = errorOf(await call(client, 'forget_memory', { id: 'x', ids: ['y'] }));
+    expect(both.message).toBe('Give id or ids, not both.');
+    expect(both.details?.map((d) => d.path)).toEqual(['', 'id', 'ids.0']);
+    expect(errorOf(await call(client, 'forget_memory', { id: 'mem_000000000000', key: 'k' })).message).toBe('Give id or key, not both.');
+    expect(errorOf(await call(client, 'forget_memory', { id: 'mem_000000000000', ids: ['mem_000000000001'], key: 'k' })).message).toBe('Give only one of id, ids, key.');
     expect(errorOf(await call(client, 'forget_memory', { id: 'bad' })).details).toEqual([{ path: 'id', message: messagesOf(memoryRefSchema, 'bad')[0] }]);
     expect(errorOf(await call(client, 'forget_memory', { ids: [] })).message).toBe(messagesOf(forgetManyInputSchema, { ids: [] })[0]);
   });
@@ -353,7 +359,8 @@ describe('get_memory and update_memory', () => {
       message: messagesOf(memoryRefSchema, 'bad')[0],
       details: [{ path: 'id', message: messagesOf(memoryRefSchema, 'bad')[0] }],
     });
-    expect(errorOf(await call(client, 'get_memory', {})).details).toEqual([{ path: '', message: 'Pass either id or key, not both and not neither.' }]);
+    expect(errorOf(await call(client, 'get_memory', {})).details).toEqual([{ path: '', message: 'Pass either id or key.' }]);
+    expect(errorOf(await call(client, 'get_memory', { id: 'mem_AAAAAAAAAAAA', key: 'k' })).message).toBe('Give id or key, not both.');
     const update = errorOf(await call(client, 'update_memory', { id: 'mem_AAAAAAAAAAAA', ttlSeconds: 0, userId: 'x' }));
     expect(update.code).toBe('validation_error');
     expect(update.details?.map((d) => d.path).sort()).toEqual(['', 'ttlSeconds']);
