@@ -309,6 +309,29 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     expect(((await bad.json()) as { error: string }).error).toBe('invalid_redirect_uri');
   });
 
+  it('is no open redirect: errors before consent for a client registered with any redirect stay on the server\u2019s page', async () => {
+    const phish = 'https://evil.example/phish';
+    const reg = (await (
+      await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [phish], token_endpoint_auth_method: 'none' }) })
+    ).json()) as { client_id: string };
+    const attempts: Record<string, string>[] = [
+      { client_id: reg.client_id },
+      { client_id: reg.client_id, redirect_uri: phish },
+      { client_id: reg.client_id, redirect_uri: phish, response_type: 'token' },
+      { client_id: reg.client_id, redirect_uri: phish, response_type: 'code', code_challenge_method: 'plain', code_challenge: 'x' },
+      { client_id: reg.client_id, redirect_uri: phish, response_type: 'code', code_challenge_method: 'S256', code_challenge: pkce().challenge, scope: 'nope' },
+      { client_id: reg.client_id, redirect_uri: phish, response_type: 'code', code_challenge_method: 'S256', code_challenge: pkce().challenge, resource: 'https://other.example/' },
+    ];
+    for (const params of attempts) {
+      const url = new URL(`${server.url}/oauth/authorize`);
+      url.search = new URLSearchParams({ ...params, state: 'x' }).toString();
+      const res = await fetch(url, { redirect: 'manual' });
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(res.headers.get('location'), JSON.stringify(params)).toBeNull();
+      expect(await res.text()).not.toContain('evil.example/phish?');
+    }
+  });
+
   it('issues tokens for this server only, and refuses a token for another resource', async () => {
     const reg = (await (
       await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [callback.url], token_endpoint_auth_method: 'none' }) })
@@ -316,10 +339,10 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     const url = new URL(`${server.url}/oauth/authorize`);
     url.search = new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: callback.url, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 's', resource: 'https://other.example/mcp' }).toString();
     const res = await fetch(url, { redirect: 'manual' });
-    expect(res.status).toBe(302);
-    const back = new URL(res.headers.get('location') ?? '');
-    expect(back.searchParams.get('error')).toBe('invalid_target');
-    expect(back.searchParams.get('state')).toBe('s');
+    // Shown on the server's own page, not redirected (errors before consent never leave the server).
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('invalid_target');
 
     const g = await grant();
     const other = await exchange(g, { resource: 'https://other.example/mcp' });

@@ -110,13 +110,13 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
       setConsentCookie(res, request.pendingId, request.csrf);
       sendConsentPage(res, request);
     } catch (error) {
+      // Shown here too, never redirected. Anyone may register a client (DCR) with any redirect, so a redirect that
+      // matches its registration proves nothing about where it leads: redirecting errors before the person has seen
+      // the consent page would make this server's URL a trusted-looking link to anywhere (RFC 9700 4.11.2; RFC 6749
+      // 4.1.2.1 lets the server inform the resource owner instead). Only the person's own answer on the consent
+      // page, which shows the redirect's host, goes back to the client.
       if (!(error instanceof OAuthProblem)) throw error;
-      const back = new URL(redirectUri);
-      back.searchParams.set('error', error.code);
-      back.searchParams.set('error_description', error.message);
-      if (state !== undefined) back.searchParams.set('state', state);
-      res.setHeader('Cache-Control', 'no-store');
-      res.redirect(302, back.href);
+      sendErrorPage(res, 400, error.code, error.message);
     }
   });
 
