@@ -222,11 +222,21 @@ describe.each(CHAT_SETS)('%s', (name) => {
 
   it('mixes the three styles of memory within people, and only some people have a memory of their name', () => {
     const styles = data.memories.map((m) => styleOf(m.text));
-    for (const style of ['agent', 'first', 'third']) expect(styles.filter((s) => s === style).length, style).toBeGreaterThanOrEqual(data.memories.length / 5);
+    for (const style of ['agent', 'first', 'third']) expect(styles.filter((s) => s === style).length, style).toBeGreaterThanOrEqual(data.memories.length / 6);
     for (const user of users) expect(new Set(byUser(data.memories, user).map((m) => styleOf(m.text))).size, user).toBeGreaterThanOrEqual(2);
     const named = users.filter((user) => byUser(data.memories, user).some((m) => NAME_MEMORY.test(m.text)));
     expect(named.length).toBeGreaterThanOrEqual(2);
     expect(users.length - named.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('the chat check set is apart from the tuning set', () => {
+  it('shares no person, memory or message with it', () => {
+    const [tune, check] = CHAT_SETS.map((name) => loadEvalData(`${DATA}${name}`)) as [EvalData, EvalData];
+    const firstNames = (d: EvalData): Set<string> => new Set(usersOf(d.memories).map((u) => u.split('-')[2] as string));
+    expect([...firstNames(check)].filter((n) => firstNames(tune).has(n))).toEqual([]);
+    const texts = new Set([...tune.memories.map((m) => m.text), ...tune.queries.map((q) => q.query)].map((t) => t.toLowerCase()));
+    expect([...check.memories.map((m) => m.text), ...check.queries.map((q) => q.query)].filter((t) => texts.has(t.toLowerCase()))).toEqual([]);
   });
 });
 

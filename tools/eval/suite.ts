@@ -48,7 +48,7 @@ const dataDir = join(repoRoot, 'tools', 'eval', 'data');
  * `tools/eval/data/chat/` is for tuning, `chat-check/` (other people, other phrasings) only for checking. Each has one
  * row per kind of message: plain, multi-sentence, implicit, unanswerable.
  */
-export const CHAT_SETS = ['chat'] as const;
+export const CHAT_SETS = ['chat', 'chat-check'] as const;
 
 /**
  * The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists
