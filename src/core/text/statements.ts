@@ -7,6 +7,7 @@
  * judged on its own. English is read best; in the other languages the text analysis knows, questions (by their
  * mark: ? ¿ ？), greetings and thanks are dropped and other sentences are kept.
  */
+import { detectLanguage } from './analyze.js';
 
 /** One sentence of a message, and what it is. */
 export interface MessageSentence {
@@ -78,6 +79,13 @@ const OTHER_LANGUAGE = new Set(
 );
 
 /** A sentence with its lead-in, quotes and surrounding punctuation taken off. */
+/** Whether the English rules (a subject and a verb, passing moods) apply: not when the sentence shows another language. */
+function readAsEnglish(text: string, tokens: readonly string[]): boolean {
+  if (tokens.some((w) => OTHER_LANGUAGE.has(w)) || /[äöüßñ¿¡ãõ]/iu.test(text)) return false;
+  const language = detectLanguage(text);
+  return language === 'en' || language === 'und';
+}
+
 function core(sentence: string): string {
   let text = sentence.trim().replace(LEAD_IN, '').replace(/^["'“‘(\s]+|["'”’)\s]+$/gu, '').trim();
   // "Thanks, that worked." and "lol that's funny" are read without their opening interjections.
@@ -97,7 +105,12 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (REQUEST.test(text)) return 'request';
   if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
-  if (tokens.some((w) => OTHER_LANGUAGE.has(w))) return content.length <= 1 ? 'small-talk' : 'statement';
+  if (!readAsEnglish(text, tokens)) {
+    // Chinese and Japanese ask with a particle as often as with a mark, and write a whole sentence as one "word".
+    if (/[吗嗎呢][。.!！]?$|か[。.]?$/u.test(text)) return 'question';
+    const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text);
+    return (unspaced ? [...content.join('')].length >= 4 : content.length >= 2) ? 'statement' : 'small-talk';
+  }
   const clause = SUBJECT_FIRST.test(text) || tokens.slice(1).some((w) => VERB.test(w));
   if (!clause) return 'small-talk';
   if (tokens.length <= 10 && NOW.test(text) && MOOD.test(text)) return 'small-talk';

@@ -22,6 +22,8 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     ['Dr. Bianchi is my doctor.', 'Dr. Bianchi is my doctor.'],
     ['Ich bin Vegetarierin.', 'Ich bin Vegetarierin.'],
     ['Tengo dos gatos.', 'Tengo dos gatos.'],
+    ['Annas Bruder heißt Jonas.', 'Annas Bruder heißt Jonas.'],
+    ['小明对花生过敏。', '小明对花生过敏。'],
   ])('keeps the statement %j', (message, kept) => {
     expect(statementsOf(message)).toBe(kept);
   });
@@ -45,6 +47,9 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     'Work was insane today.',
     'Was macht Anna beruflich?',
     '¿Dónde vive mi hermana?',
+    '小明对花生过敏吗',
+    'Danke!',
+    '¡Hola! ¿Qué tal?',
     '',
   ])('keeps nothing of %j', (message) => {
     expect(statementsOf(message)).toBeUndefined();
