@@ -149,9 +149,11 @@ describe('facts-mixed holds what it is for', () => {
 /** The kinds of chat message, each a row of `npm run eval`; only "unanswerable" has (and must have) empty gold. */
 const CHAT_KINDS = ['plain', 'multi-sentence', 'implicit', 'unanswerable'];
 /** The three ways a memory names its user: an agent's note, the user's own words, or the user's name. */
-const AGENT_NOTE = /^(The )?user('s)?\b/i;
-const FIRST_PERSON = /\b(I|I'm|I've|I'd|my|me)\b/;
-const NAME_MEMORY = /^(My name is|User's name is) /;
+const AGENT_NOTE = /^(?:(?:The )?user(?:'s)?|(?:Der|Die) Nutzer(?:in)?s?|(?:El|La) usuari[oa])\b/iu;
+const FIRST_PERSON = /(?<![\p{L}'])(?:I|I'm|I've|I'd|my|me|[Ii]ch|[Mm]ein|[Mm]eine|[Mm]ir|[Mm]ich|[Mm]i|[Mm]e|[Yy]o|[Jj]uego)(?![\p{L}'])/u;
+const NAME_MEMORY = /^(?:My name is|User's name is|Ich heiße|Me llamo|El usuario se llama) /;
+/** People a set has at least: the German and Spanish set is the smaller one. */
+const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-de-es': 4 };
 
 describe.each(CHAT_SETS)('%s', (name) => {
   const dir = `${DATA}${name}`;
@@ -164,8 +166,8 @@ describe.each(CHAT_SETS)('%s', (name) => {
     expect(evalSetOf(dir)).toMatchObject({ name, exhaustive: true, rowPerCategory: true });
   });
 
-  it('has at least 5 people with 15+ memories and 12 messages each, with unique ids of the set layout', () => {
-    expect(users.length).toBeGreaterThanOrEqual(5);
+  it('has its people with 15+ memories and 12 messages each, with unique ids of the set layout', () => {
+    expect(users.length).toBeGreaterThanOrEqual(MIN_PEOPLE[name]);
     expect(new Set(data.queries.map((q) => q.userId))).toEqual(new Set(users));
     for (const user of users) {
       expect(user).toMatch(/^u-chat-[a-z]+-[a-z]+$/);
@@ -216,7 +218,7 @@ describe.each(CHAT_SETS)('%s', (name) => {
   it('writes multi-sentence messages as several sentences, and messages in the first person', () => {
     const sentences = (t: string): number => t.split(/(?<=[.!?])\s+/).filter((x) => x.trim().length > 0).length;
     for (const q of data.queries.filter((x) => x.category === 'multi-sentence')) expect(sentences(q.query), q.id).toBeGreaterThanOrEqual(2);
-    const firstPerson = data.queries.filter((q) => /\b(I|I'm|my|me|we|our|us)\b/i.test(q.query));
+    const firstPerson = data.queries.filter((q) => /(?<![\p{L}'])(?:I|I'm|my|me|we|our|us|ich|mein|meine|meiner|mir|mich|wir|unser|mi|me|yo|soy|nuestro)(?![\p{L}'])/iu.test(q.query));
     expect(firstPerson.length).toBeGreaterThanOrEqual(data.queries.length / 2);
   });
 
@@ -227,6 +229,16 @@ describe.each(CHAT_SETS)('%s', (name) => {
     const named = users.filter((user) => byUser(data.memories, user).some((m) => NAME_MEMORY.test(m.text)));
     expect(named.length).toBeGreaterThanOrEqual(2);
     expect(users.length - named.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('chat-de-es is German and Spanish', () => {
+  it('has two German and two Spanish people, whose texts hold their languages\' letters', () => {
+    const data = loadEvalData(`${DATA}chat-de-es`);
+    const texts = (marks: RegExp): number => [...data.memories.map((m) => m.text), ...data.queries.map((q) => q.query)].filter((t) => marks.test(t)).length;
+    expect(usersOf(data.memories)).toHaveLength(4);
+    expect(texts(/[äöüß]/u)).toBeGreaterThanOrEqual(5);
+    expect(texts(/[ñ¿¡á]/u)).toBeGreaterThanOrEqual(5);
   });
 });
 

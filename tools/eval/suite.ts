@@ -45,10 +45,11 @@ const dataDir = join(repoRoot, 'tools', 'eval', 'data');
 
 /**
  * Chat messages over one user's memories written in three styles (third person, first person, agent notes):
- * `tools/eval/data/chat/` is for tuning, `chat-check/` (other people, other phrasings) only for checking. Each has one
- * row per kind of message: plain, multi-sentence, implicit, unanswerable.
+ * `tools/eval/data/chat/` is for tuning, `chat-check/` (other people, other phrasings) only for checking, and
+ * `chat-de-es/` the same in German and Spanish. Each has one row per kind of message: plain, multi-sentence,
+ * implicit, unanswerable.
  */
-export const CHAT_SETS = ['chat', 'chat-check'] as const;
+export const CHAT_SETS = ['chat', 'chat-check', 'chat-de-es'] as const;
 
 /**
  * The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists

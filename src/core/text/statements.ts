@@ -31,9 +31,9 @@ const SMALL_TALK_WORDS = new Set(
     'thanks thank thx ty cheers much so very lot you ok okay k kk cool great nice awesome perfect sure yes yeah yep ' +
     'no nope lol lmao haha hahaha hehe ugh phew wow oops hmm um bye goodbye cya see later soon sorry welcome ' +
     'anyway right alright fine np man dude ugh meh whatever monday tuesday wednesday thursday friday saturday sunday' +
-    ' hola buenas buenos dias días gracias adios adiós vale ' +
+    ' hola buenas buenos dias días noches tardes gracias muchas adios adiós vale hasta luego pronto mañana jaja jajaja genial perfecto ' +
     'bonjour salut bonsoir merci oui non ' +
-    'hallo servus moin tschüss danke ja nein guten tag morgen abend ' +
+    'hallo servus moin tschüss danke dir ihnen vielen dank ja nein guten gute schönen schönes tag morgen abend nacht noch ' +
     'ciao buongiorno buonasera grazie ' +
     'olá ola obrigado obrigada tchau ' +
     'merhaba selam hej tack yassou yasou'
@@ -70,7 +70,7 @@ function words(text: string): string[] {
 const OTHER_LANGUAGE = new Set(
   (
     'der die das dem den und ist bin sind nicht ein eine einen ich mein meine wir hat habe ' +
-    'el la los las y es soy estoy tengo tiene de del que una mi mis muy ' +
+    'el la los las y es soy estoy tengo tiene de del que una mi mis muy llamo llama ' +
     'le les et je suis est une un mon ma mes nous avec pas ' +
     'um uma eu sou não meu minha tem com ' +
     'il lo gli è sono ho mio mia con non ' +
@@ -111,7 +111,10 @@ function kindOf(sentence: string): MessageSentence['kind'] {
     const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text);
     return (unspaced ? [...content.join('')].length >= 4 : content.length >= 2) ? 'statement' : 'small-talk';
   }
-  const clause = SUBJECT_FIRST.test(text) || tokens.slice(1).some((w) => VERB.test(w));
+  // A verb the lists miss ("Jan lebt in Hamburg.") still leaves a name after the first word, which a fragment
+  // of small talk ("Long day at the hospital.") has not.
+  const named = tokens.length >= 4 && words(text).slice(1).some((w) => /^\p{Lu}/u.test(w));
+  const clause = SUBJECT_FIRST.test(text) || tokens.slice(1).some((w) => VERB.test(w)) || named;
   if (!clause) return 'small-talk';
   if (tokens.length <= 10 && NOW.test(text) && MOOD.test(text)) return 'small-talk';
   return 'statement';
