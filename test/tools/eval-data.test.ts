@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadEvalData, usersOf, type EvalData } from '../../tools/eval/dataset.js';
-import { CHAT_SETS, defaultSuite, evalSetOf, FACT_LANGUAGES, FACT_SETS } from '../../tools/eval/suite.js';
+import { CHAT_SETS, defaultSuite, evalSetOf, FACT_LANGUAGES, FACT_SETS, tuningSets } from '../../tools/eval/suite.js';
 
 // The hand-written fact sets in other languages (tools/eval/data/facts-<code>/, and facts-mixed): read through the
 // evaluation's own loader and checked for what a typo or a copy-paste slip would break: ids, gold that points nowhere or at another
@@ -264,5 +264,13 @@ describe('the evaluation suite', () => {
     const sets = defaultSuite().sets;
     expect(sets.slice(-CHAT_SETS.length).map((s) => [s.name, s.rowPerCategory])).toEqual(CHAT_SETS.map((name) => [name, true]));
     expect(sets.filter((s) => s.rowPerCategory).length).toBe(CHAT_SETS.length);
+  });
+
+  it('leaves the check set out of what fitting and tuning use, and only it', () => {
+    expect(defaultSuite().sets.filter((s) => s.checkOnly).map((s) => s.name)).toEqual(['chat-check']);
+    const tuning = tuningSets().map((s) => s.name);
+    expect(tuning).not.toContain('chat-check');
+    expect(tuning).toEqual(expect.arrayContaining(['people-facts', 'chat', 'chat-de-es']));
+    expect(tuning).toHaveLength(defaultSuite().sets.length - 1);
   });
 });

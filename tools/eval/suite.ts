@@ -15,21 +15,25 @@ export interface EvalSet {
   exhaustive: boolean;
   /** One row in the table for each category of question as well as the set's own (the chat sets: one a kind of message). */
   rowPerCategory: boolean;
+  /** Measured, never fitted or tuned on: `tuningSets()` leaves it out (`chat-check`). */
+  checkOnly: boolean;
 }
 
-/** A folder's own settings, from an optional `set.json` beside its data: `{"name"?, "exhaustiveGold"?, "rowPerCategory"?}`. */
+/** A folder's own settings, from an optional `set.json` beside its data: `{"name"?, "exhaustiveGold"?, "rowPerCategory"?, "checkOnly"?}`. */
 export function evalSetOf(dir: string, fallbackName?: string): EvalSet {
   const settingsPath = join(dir, 'set.json');
   let name = fallbackName ?? dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
   let exhaustive = false;
   let rowPerCategory = false;
+  let checkOnly = false;
   if (existsSync(settingsPath)) {
-    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { name?: unknown; exhaustiveGold?: unknown; rowPerCategory?: unknown };
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { name?: unknown; exhaustiveGold?: unknown; rowPerCategory?: unknown; checkOnly?: unknown };
     if (typeof settings.name === 'string') name = settings.name;
     exhaustive = settings.exhaustiveGold === true;
     rowPerCategory = settings.rowPerCategory === true;
+    checkOnly = settings.checkOnly === true;
   }
-  return { name, dir, exhaustive, rowPerCategory };
+  return { name, dir, exhaustive, rowPerCategory, checkOnly };
 }
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -66,4 +70,9 @@ export function defaultSuite(): { sets: EvalSet[]; missing: string[] } {
   ];
   const present = (set: EvalSet): boolean => existsSync(join(set.dir, 'memories.jsonl')) && existsSync(join(set.dir, 'queries.jsonl'));
   return { sets: candidates.filter(present), missing: candidates.filter((s) => !present(s)).map((s) => s.dir) };
+}
+
+/** The suite's sets that fitting and tuning may use (`npm run calibrate`, `tools/eval/tune.ts`): all but the check-only ones. */
+export function tuningSets(): EvalSet[] {
+  return defaultSuite().sets.filter((set) => !set.checkOnly);
 }
