@@ -30,7 +30,7 @@ const SMALL_TALK_WORDS = new Set(
     'hi hey hello hiya hii hiii yo howdy morning evening afternoon night good gm gn again there everyone all ' +
     'thanks thank thx ty cheers much so very lot you ok okay k kk cool great nice awesome perfect sure yes yeah yep ' +
     'no nope lol lmao haha hahaha hehe ugh phew wow oops hmm um bye goodbye cya see later soon sorry welcome ' +
-    'anyway right alright fine np man dude ugh meh whatever monday tuesday wednesday thursday friday saturday sunday' +
+    'anyway right alright fine np man dude meh whatever monday tuesday wednesday thursday friday saturday sunday' +
     ' hola buenas buenos dias días noches tardes gracias muchas adios adiós vale hasta luego pronto mañana jaja jajaja genial perfecto ' +
     'bonjour salut bonsoir merci oui non ' +
     'hallo servus moin tschüss danke dir ihnen vielen dank ja nein guten gute schönen schönes tag morgen abend nacht noch ' +
