@@ -12,7 +12,7 @@ export const UNIT = [
   'test/core/{housekeeping,rate-limit,vector,printable}.test.ts',
   'test/core/text/statements.test.ts',
   'test/core/oauth/*.test.ts',
-  'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool}.test.ts',
+  'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool,endpoint}.test.ts',
   'test/cli/config.test.ts',
   'test/client/{client,retry,errors}.test.ts',
   'test/storage/sqlite/**/*.test.ts',

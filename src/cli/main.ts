@@ -45,6 +45,9 @@ Common options:
                      pool size env MEMORY_PG_POOL, default 10)
   --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite; hash: no model, for tests)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
+  --embed-url URL    the model runs behind an OpenAI-compatible API at URL (env MEMORY_EMBED_URL), e.g.
+                     http://127.0.0.1:11434/v1 for Ollama; needs --model (its name there); key: env
+                     MEMORY_EMBED_API_KEY. Prefixes by model family, or --query-prefix / --document-prefix
   --embed-workers N  most embedding worker threads, each with its own copy of the model (env
                      MEMORY_EMBED_WORKERS; default one per core, at most 8; mcp over stdio: 1); the pool
                      starts with one and grows with its queue
@@ -68,6 +71,9 @@ const OPTIONS = {
   model: { type: 'string' },
   'embed-workers': { type: 'string' },
   'model-dir': { type: 'string' },
+  'embed-url': { type: 'string' },
+  'query-prefix': { type: 'string' },
+  'document-prefix': { type: 'string' },
   'log-level': { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },

@@ -6,6 +6,8 @@ import { HASH_MODEL, HashingEmbedder } from './hashing.js';
 import type { Embedder } from '../core/embedder.js';
 import { defaultWorkerCount, type EmbedPoolObserver } from './embed-pool.js';
 import { WorkerEmbedder } from './worker-embedder.js';
+import { EndpointEmbedder } from './endpoint.js';
+import type { Prefixes } from './endpoint-prefixes.js';
 
 export type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 
@@ -23,6 +25,14 @@ export interface CreateEmbedderOptions {
   minWorkers?: number | undefined;
   /** Cores shared out among the workers as model threads (default: the cores this process may use; threads.ts). */
   cores?: number | undefined;
+  /** Base URL of an OpenAI-compatible API serving `model` (`--embed-url`); the model then runs there, not here. */
+  url?: string | undefined;
+  /** The endpoint's key, sent as a Bearer token. */
+  apiKey?: string | undefined;
+  /** Overrides of the endpoint model's query/document prefixes (endpoint-prefixes.ts). */
+  prefixes?: Partial<Prefixes> | undefined;
+  /** Told of every failed endpoint request, with its status or kind (metrics). */
+  onEndpointError?: ((reason: string) => void) | undefined;
   /** Told of every finished embedding call (metrics). */
   observer?: EmbedPoolObserver | undefined;
 }
@@ -30,6 +40,15 @@ export interface CreateEmbedderOptions {
 /** Creates an embedder without loading anything: the model loads on `ready()` (or the first `embed()`). */
 export function createEmbedder(options: CreateEmbedderOptions = {}): Embedder {
   const model = options.model?.trim() || DEFAULT_EMBEDDING_MODEL;
+  if (options.url !== undefined && options.url !== '') {
+    return new EndpointEmbedder({
+      url: options.url,
+      model,
+      apiKey: options.apiKey,
+      prefixes: options.prefixes,
+      onError: options.onEndpointError,
+    });
+  }
   if (model === HASH_MODEL) return new HashingEmbedder();
   return new WorkerEmbedder({
     model,

@@ -28,7 +28,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers'>;
+export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'>;
 
 /**
  * Opens the database and starts loading the model in the background. The service answers list and delete at
@@ -73,9 +73,14 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
 }
 
 /** The configured model (its workers start loading it now), for a runtime or a command that embeds (reembed). */
-export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers'>, metrics?: Metrics): Embedder {
+export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'>, metrics?: Metrics): Embedder {
+  const endpoint = config.endpoint;
   const embedder = createEmbedder({
     model: config.model,
+    url: endpoint?.url,
+    apiKey: endpoint?.apiKey,
+    prefixes: endpoint ? { query: endpoint.queryPrefix, document: endpoint.documentPrefix } : undefined,
+    onEndpointError: metrics ? (reason) => metrics.embedEndpointError(reason) : undefined,
     modelDir: config.modelDir,
     workers: config.embedWorkers,
     observer: metrics ? embedObserver(metrics) : undefined,
