@@ -26,7 +26,7 @@ export const UNIT = [
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
   'test/mcp/{batch,http,parity,tools}.test.ts',
-  'test/cli/{first-key,keys,oauth}.test.ts',
+  'test/cli/{first-key,keys,oauth,embed-endpoint}.test.ts',
   'test/client/*.live.test.ts',
   'test/ai-sdk/*.test.ts',
   'test/langgraph/*.test.ts',

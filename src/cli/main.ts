@@ -14,6 +14,7 @@ import { runtimeConfig, serveConfig } from './config.js';
 import { ConfigError } from '../runtime/config.js';
 import { mcpHttpHandler, runMcpStdio } from '../runtime/mcp.js';
 import { consoleOutput, type Output } from '../runtime/output.js';
+import { refusedAtStart } from '../runtime/runtime.js';
 import { startServer } from '../runtime/serve.js';
 
 const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over SQLite or PostgreSQL)
@@ -129,8 +130,12 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         const mcpHandler = mcpHttpHandler(config, mcpDefaults(values, env), mcpSessionMode(values, env, config));
         const server = await startServer(config, { output: out, mcpHandler });
         out.notice(`agent-memory is listening on ${server.url} (console at ${server.url}/console, REST under /v1, MCP at /mcp, health at /healthz).`);
-        await onShutdown(() => server.close());
-        return 0;
+        const stopped = onShutdown(() => server.close()).then(() => undefined);
+        const refusal = await Promise.race([stopped, refusedAtStart(server.runtime.modelReady)]);
+        if (refusal === undefined) return 0;
+        out.notice(`Stopping: ${refusal.message}`);
+        await server.close();
+        return 1;
       }
       case 'mcp':
         // Stdout is the protocol channel: this command never prints.

@@ -8,6 +8,7 @@ import type { MemoryStore } from '../core/store.js';
 import { createEmbedder } from '../embeddings/index.js';
 import type { Embedder, EmbedderInfo } from '../core/embedder.js';
 import { EmbedPool } from '../embeddings/embed-pool.js';
+import { EndpointError } from '../embeddings/endpoint.js';
 import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { embedObserver, instrumentService, instrumentStore } from './instrument.js';
 import type { Metrics } from './metrics.js';
@@ -87,6 +88,19 @@ export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 
   });
   if (metrics && embedder instanceof EmbedPool) metrics.watchEmbedPool(() => embedder.stats());
   return embedder;
+}
+
+/**
+ * Resolves with the refusal when the model's endpoint refused the start-up probe (401, 403, an unknown model, a
+ * malformed answer): a restart cannot fix that, so `serve` and `mcp` exit non-zero instead of answering 503 for ever.
+ * Never resolves otherwise (an endpoint that is down is retried).
+ */
+export function refusedAtStart(modelReady: Promise<unknown>): Promise<EndpointError> {
+  return new Promise((resolve) => {
+    modelReady.catch((error: unknown) => {
+      if (error instanceof EndpointError && error.fatal) resolve(error);
+    });
+  });
 }
 
 /** Opens only the database, for commands that need no model (keys). */
