@@ -6,7 +6,7 @@
  *
  *   npm run eval [-- --db DIR]           every set of the suite (tools/eval/suite.ts), one table
  *   npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH]
- *                   [--users a,b] [--off-topic FILE] [--model NAME] [--model-dir DIR]
+ *                   [--users a,b] [--off-topic FILE] [--model NAME] [--model-dir DIR] [--embed-url URL]
  *
  * --db keeps the database (a second run with the same path skips the memories already stored); by default a
  * temporary database is used and removed. The run file has one line per query: {"id", "results": [dataset ids]}.
@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runtimeConfig } from '../src/cli/config.js';
 import { openRuntime } from '../src/runtime/runtime.js';
 import { loadEvalData } from './eval/dataset.js';
 import { evaluate, reportMarkdown, suiteMarkdown, suiteRows, type SuiteFigures } from './eval/evaluate.js';
@@ -47,8 +48,12 @@ const { values } = parseArgs({
     'off-topic': { type: 'string' },
     model: { type: 'string' },
     'model-dir': { type: 'string' },
+    'embed-url': { type: 'string' },
   },
 });
+// The model behind an OpenAI-compatible endpoint, read as the CLI reads it (--embed-url or MEMORY_EMBED_URL, the
+// key from MEMORY_EMBED_API_KEY, prefixes from MEMORY_EMBED_QUERY_PREFIX / MEMORY_EMBED_DOCUMENT_PREFIX).
+const modelSettings = runtimeConfig({ model: values.model, 'model-dir': values['model-dir'], 'embed-url': values['embed-url'] }, process.env);
 const limit = numberOption('limit', values.limit, 10, 1, 100);
 if (!Number.isInteger(limit)) throw new Error('--limit must be an integer');
 const minScore = numberOption('min-score', values['min-score'], 0, 0, 1);
@@ -65,7 +70,7 @@ async function runSet(set: EvalSet, db: string | undefined, print: boolean): Pro
   // The same construction as the server: store, model, embedding state, service with the model's ranker.
   // --database-url runs the same evaluation on PostgreSQL (an empty database, or one this tool filled before).
   const databaseUrl = values['database-url'] ?? undefined;
-  const runtime = await openRuntime({ dbPath, databaseUrl, model: values.model ?? 'use-lite', modelDir: values['model-dir'] });
+  const runtime = await openRuntime({ dbPath, databaseUrl, model: modelSettings.model, modelDir: modelSettings.modelDir, endpoint: modelSettings.endpoint });
   try {
     const info = await runtime.modelReady;
     console.error(`${dir}: model ${info.model} (${info.dimension} dimensions) ready after ${seconds()} s; database ${runtime.location}`);

@@ -7,10 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
 import { HashingEmbedder } from '../../src/embeddings/hashing.js';
+import { runMcpStdio } from '../../src/runtime/mcp.js';
 import { openRuntime } from '../../src/runtime/runtime.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../../tools/shared/embeddings-server.js';
@@ -45,6 +47,23 @@ describe('the model behind an endpoint, through the commands', () => {
     expect(text).toContain(server.url);
     expect(text).toMatch(/answered 401/);
     expect(text).not.toContain('sk-wrong-000');
+  });
+
+  it('mcp over stdio refused by the endpoint (403) ends its session and returns 1', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const forbidding = await startEmbeddingsServer({ embedder: new HashingEmbedder() });
+    forbidding.fail({ kind: 'status', status: 403 });
+    try {
+      const code = await runMcpStdio(
+        { dbPath: join(dir, 'mcp.db'), model: 'remote', modelDir: undefined, endpoint: { url: forbidding.url }, logLevel: 'error', defaults: {} },
+        { stdin, stdout },
+      );
+      expect(code).toBe(1);
+    } finally {
+      stdin.end();
+      await forbidding.close();
+    }
   });
 
   it('--embed-url without --model is a configuration error', async () => {
