@@ -39,6 +39,7 @@ export const BACKENDS = [
   'test/storage/postgres/pg-store.test.ts',
   'test/storage/model-change.test.ts',
   'test/core/reembed.test.ts',
+  'test/core/recall-on-words.test.ts',
   'test/scale/copy.test.ts',
 ];
 

@@ -116,6 +116,7 @@ export class MemoryService {
   readonly embeddings: EmbeddingState;
   readonly #ranker: Ranker;
   readonly #now: () => Date;
+  readonly #logger: Logger;
   readonly #pruneIdempotency: Chore;
   readonly #purgeExpired: Chore;
 
@@ -124,6 +125,7 @@ export class MemoryService {
     this.embeddings = deps.embeddings;
     this.#ranker = deps.ranker;
     this.#now = deps.now ?? (() => new Date());
+    this.#logger = deps.logger ?? silentLogger;
     this.#pruneIdempotency = new Chore(() => pruneInBatches((limit) => this.storage.pruneIdempotency(this.#notBefore(), limit)), {
       name: 'idempotency pruning',
       logger: deps.logger ?? silentLogger,
@@ -395,14 +397,24 @@ export class MemoryService {
     const scope = await this.#readScope(caller, params.appId);
     if (!scope) return { memories: [], context: '' };
     const plan = this.#ranker.plan(params.query, params.limit);
-    const embedding = this.embeddings.embed([plan.embedText], 'query', caller.keyId ?? 'local').then(([vector]) => {
-      if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
-      return vector;
-    });
+    let wordsOnly = false;
+    const embedding = this.embeddings
+      .embed([plan.embedText], 'query', caller.keyId ?? 'local')
+      .then(([vector]) => {
+        if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+        return vector;
+      })
+      .catch((error: unknown) => {
+        // The model (or its endpoint) cannot embed the query now: answer on the words rather than fail the recall.
+        if (!(error instanceof MemoryError && error.code === 'unavailable')) throw error;
+        this.#logger.warn('recall answered on the words: the query could not be embedded', { error: error.message, cause: error.cause instanceof Error ? error.cause.message : undefined });
+        wordsOnly = true;
+        return null;
+      });
     this.#purgeExpired.poke();
     const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
     const memories = this.#ranker
-      .rank(params.query, plan, candidates)
+      .rank(params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates)
       // On the score as reported (4 decimals): a memory answered with 0.8055 must pass minScore 0.8055.
       .filter((s) => roundScore(s.score) >= params.minScore)
       .slice(0, params.limit)
