@@ -33,6 +33,12 @@ export interface EndpointEmbedderOptions {
   backoffMs?: number | undefined;
   /** Longest wait honoured from `Retry-After` or the backoff (default 30 s). */
   maxBackoffMs?: number | undefined;
+  /**
+   * A server's start: an endpoint that is down at the probe (after its retries) is probed again, with backoff up to
+   * `maxBackoffMs`, until it answers or the embedder closes, instead of failing the model for good (the endpoint
+   * may start after the service). `onWaiting` is told of each failed round. Commands that run once leave it off.
+   */
+  keepProbing?: { onWaiting?: ((error: EndpointError) => void) | undefined } | undefined;
   /** Told of every failed attempt (metrics), with the HTTP status or the kind of failure. */
   onError?: ((reason: string) => void) | undefined;
 }
@@ -122,7 +128,8 @@ export class EndpointEmbedder implements Embedder {
   readonly #shown: string;
   readonly #apiKey: string | undefined;
   readonly #prefixes: Prefixes;
-  readonly #options: Required<Omit<EndpointEmbedderOptions, 'apiKey' | 'prefixes' | 'onError' | 'url' | 'model'>>;
+  readonly #options: Required<Omit<EndpointEmbedderOptions, 'apiKey' | 'prefixes' | 'onError' | 'url' | 'model' | 'keepProbing'>>;
+  readonly #keepProbing: EndpointEmbedderOptions['keepProbing'];
   readonly #onError: ((reason: string) => void) | undefined;
   readonly #closing = new AbortController();
   #ready: Promise<EmbedderInfo> | undefined;
@@ -137,6 +144,7 @@ export class EndpointEmbedder implements Embedder {
     this.#apiKey = options.apiKey !== undefined && options.apiKey !== '' ? options.apiKey : undefined;
     this.#prefixes = prefixesFor(options.model, options.prefixes);
     this.#onError = options.onError;
+    this.#keepProbing = options.keepProbing;
     this.#options = {
       maxBatchTexts: options.maxBatchTexts ?? DEFAULTS.maxBatchTexts,
       maxBatchChars: options.maxBatchChars ?? DEFAULTS.maxBatchChars,
@@ -155,7 +163,7 @@ export class EndpointEmbedder implements Embedder {
 
   /** Probes the dimension with one short text (retried like any call; a refusal such as 401 rejects at once). */
   ready(): Promise<EmbedderInfo> {
-    this.#ready ??= this.#post(['dimension probe']).then(
+    this.#ready ??= this.#probe().then(
       (vectors) => {
         const dimension = vectors[0]?.length ?? 0;
         this.#dimension = dimension;
@@ -183,6 +191,18 @@ export class EndpointEmbedder implements Embedder {
       }),
     );
     return out;
+  }
+
+  async #probe(): Promise<Float32Array[]> {
+    for (let round = 0; ; round++) {
+      try {
+        return await this.#post(['dimension probe']);
+      } catch (error) {
+        if (this.#keepProbing === undefined || !(error instanceof EndpointError) || error.fatal) throw error;
+        this.#keepProbing.onWaiting?.(error);
+        await sleep(Math.min(this.#options.maxBackoffMs, this.#options.backoffMs * 2 ** (round + this.#options.retries)), this.#closing.signal);
+      }
+    }
   }
 
   close(): Promise<void> {

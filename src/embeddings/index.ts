@@ -6,7 +6,7 @@ import { HASH_MODEL, HashingEmbedder } from './hashing.js';
 import type { Embedder } from '../core/embedder.js';
 import { defaultWorkerCount, type EmbedPoolObserver } from './embed-pool.js';
 import { WorkerEmbedder } from './worker-embedder.js';
-import { EndpointEmbedder } from './endpoint.js';
+import { EndpointEmbedder, type EndpointEmbedderOptions } from './endpoint.js';
 import type { Prefixes } from './endpoint-prefixes.js';
 
 export type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
@@ -31,6 +31,8 @@ export interface CreateEmbedderOptions {
   apiKey?: string | undefined;
   /** Overrides of the endpoint model's query/document prefixes (endpoint-prefixes.ts). */
   prefixes?: Partial<Prefixes> | undefined;
+  /** A server's start: an endpoint down at the probe is probed again until it answers (endpoint.ts). */
+  keepProbing?: EndpointEmbedderOptions['keepProbing'];
   /** Told of every failed endpoint request, with its status or kind (metrics). */
   onEndpointError?: ((reason: string) => void) | undefined;
   /** Told of every finished embedding call (metrics). */
@@ -47,6 +49,7 @@ export function createEmbedder(options: CreateEmbedderOptions = {}): Embedder {
       apiKey: options.apiKey,
       prefixes: options.prefixes,
       onError: options.onEndpointError,
+      keepProbing: options.keepProbing,
     });
   }
   if (model === HASH_MODEL) return new HashingEmbedder();

@@ -29,7 +29,11 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export type RuntimeOptions = StorageConfig & Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'>;
+export type RuntimeOptions = StorageConfig &
+  Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'> & {
+    /** A server (serve, mcp): an embedding endpoint that is down at start is waited for, not given up on. */
+    waitForEndpoint?: boolean | undefined;
+  };
 
 /**
  * Opens the database and starts loading the model in the background. The service answers list and delete at
@@ -39,7 +43,7 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
   const backend = await openBackend(config, logger);
   // With metrics, every store call is timed and its errors counted (instrument.ts); the raw store stays behind it.
   const store = metrics ? instrumentStore(backend.store, metrics) : backend.store;
-  const embedder = openEmbedder(config, metrics);
+  const embedder = openEmbedder(config, metrics, config.waitForEndpoint === true ? logger : undefined);
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
     return info;
@@ -74,9 +78,17 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
 }
 
 /** The configured model (its workers start loading it now), for a runtime or a command that embeds (reembed). */
-export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'>, metrics?: Metrics): Embedder {
+export function openEmbedder(
+  config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'>,
+  metrics?: Metrics,
+  /** Given for a server: an endpoint down at start is probed again until it answers, each miss logged. */
+  waitingLogger?: Logger,
+): Embedder {
   const endpoint = config.endpoint;
   const embedder = createEmbedder({
+    keepProbing: waitingLogger
+      ? { onWaiting: (error) => waitingLogger.warn('the embedding endpoint is not answering: probing again; stores wait for it (then 503), recalls answer on the words', { error: error.message }) }
+      : undefined,
     model: config.model,
     url: endpoint?.url,
     apiKey: endpoint?.apiKey,

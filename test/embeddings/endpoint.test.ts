@@ -97,6 +97,35 @@ describe('endpoint embedder', () => {
     await expect(down.ready()).rejects.toThrow(url);
   });
 
+  it('a server\'s embedder waits for an endpoint that is down at start, and is ready once it answers', async () => {
+    const { server } = await setup();
+    server.fail({ kind: 'status', status: 503 });
+    const waits: string[] = [];
+    const waiting = new EndpointEmbedder({ url: server.url, model: 'hash-remote', retries: 1, backoffMs: 5, maxBackoffMs: 40, keepProbing: { onWaiting: (e) => waits.push(e.message) } });
+    embedder = waiting;
+    let settled = false;
+    const ready = waiting.ready().finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    expect(waits.length).toBeGreaterThan(1);
+    expect(waits[0]).toMatch(/answered 503/);
+    server.fail({ kind: 'ok' }, 0);
+    await expect(ready).resolves.toEqual({ model: 'hash-remote', dimension: 256 });
+  });
+
+  it('a server\'s embedder still gives up at once on a refusal (401), and closing ends the wait', async () => {
+    const { server } = await setup();
+    server.fail({ kind: 'status', status: 401 });
+    const refused = new EndpointEmbedder({ url: server.url, model: 'm', backoffMs: 5, keepProbing: {} });
+    await expect(refused.ready()).rejects.toMatchObject({ status: 401 });
+    server.fail({ kind: 'status', status: 500 });
+    const closing = new EndpointEmbedder({ url: server.url, model: 'm', retries: 0, backoffMs: 5, keepProbing: {} });
+    const ready = closing.ready();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closing.close();
+    await expect(ready).rejects.toThrow(/closed/);
+  });
+
   it.each([
     ['wrong-count', /1 vectors for 2 texts/],
     ['nan', /not a finite number/],
