@@ -13,6 +13,7 @@ import { main } from '../../src/cli/main.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
 import { HashingEmbedder } from '../../src/embeddings/hashing.js';
 import { runMcpStdio } from '../../src/runtime/mcp.js';
+import { createMetrics } from '../../src/runtime/metrics.js';
 import { openRuntime } from '../../src/runtime/runtime.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../../tools/shared/embeddings-server.js';
@@ -93,6 +94,22 @@ describe('the model behind an endpoint, through the commands', () => {
     const runtime = await openRuntime({ dbPath: path, model: 'hash', modelDir: undefined });
     await expect(runtime.modelReady).rejects.toThrow(/"remote-64" \(64 dimensions\).*"hash" \(256\).*reembed/s);
     await runtime.close();
+  });
+
+  it('/metrics counts the endpoint\'s failed requests by status', async () => {
+    const metrics = createMetrics();
+    const runtime = await openRuntime({ dbPath: join(dir, 'metrics.db'), model: 'remote-64', modelDir: undefined, endpoint: { url: server.url, apiKey: KEY } }, undefined, metrics);
+    try {
+      await runtime.modelReady;
+      server.fail({ kind: 'status', status: 500 }, 1);
+      await runtime.service.store(LOCAL_CALLER, { userId: 'u', text: 'Stored after one retry.' });
+      const { body } = await metrics.render();
+      expect(body).toMatch(/agent_memory_embed_endpoint_errors_total\{reason="500"\} 1/);
+      expect(body).not.toContain(KEY);
+    } finally {
+      server.fail({ kind: 'ok' }, 0);
+      await runtime.close();
+    }
   });
 
   it('a runtime on the endpoint stores and recalls with its vectors', async () => {
