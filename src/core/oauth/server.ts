@@ -312,6 +312,11 @@ export class OAuthServer {
     const found = REFRESH_TOKEN_PATTERN.test(token) ? await this.#store.findOAuthToken(hashSecret(token)) : undefined;
     if (!found || found.kind !== 'refresh' || found.clientId !== clientId) throw new OAuthProblem('invalid_grant', 'Unknown refresh token.');
     if (found.revokedAt !== null || found.ownerRevoked) throw new OAuthProblem('invalid_grant', 'This grant was revoked.');
+    // A grant for a resource this server no longer serves (restarted with another --public-url) would give an access
+    // token that every request then refuses: the client would loop refresh -> 401. It has to authorize again.
+    if (!this.#resources.has(found.resource)) {
+      throw new OAuthProblem('invalid_grant', `This grant is for ${found.resource}, which this server no longer serves; authorize again.`);
+    }
     if (found.usedAt !== null || !(await this.#store.useOAuthToken(found.hash, this.#at()))) {
       await this.#store.revokeOAuthFamily(found.familyId, this.#at());
       throw new OAuthProblem('invalid_grant', 'This refresh token was already used; the grant is revoked.');

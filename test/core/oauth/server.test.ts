@@ -137,6 +137,21 @@ describe('the authorization server', () => {
     expect(await refusal(oauth.refresh(ro.client.id, narrowed.refresh_token, undefined, undefined))).toBe('invalid_grant');
   });
 
+  it('refuses to refresh a grant for a resource it no longer serves (restart with another public URL), and keeps it usable there', async () => {
+    const g = await code();
+    const tokens = await oauth.exchangeCode(g.client.id, g.code, g.verifier, REDIRECT, RESOURCE);
+    // The same database, served under another public URL: the old grant's access token is refused there...
+    const moved = new OAuthServer({ store, authenticator: new Authenticator({ store, extraKeys: [CONFIGURED] }), resources: ['https://new.example.com/mcp'], now: () => now });
+    await expect(moved.verifyAccessToken(tokens.access_token)).rejects.toThrow(/another resource/);
+    // ...so a refresh must not hand out a new pair that would be refused too (a client would loop refresh -> 401).
+    const refused = await moved.refresh(g.client.id, tokens.refresh_token, undefined, undefined).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OAuthProblem);
+    expect((refused as OAuthProblem).code).toBe('invalid_grant');
+    expect((refused as OAuthProblem).message).toMatch(/no longer serves; authorize again/);
+    // The refusal did not use the refresh token up: back under the old URL it still works.
+    expect((await oauth.refresh(g.client.id, tokens.refresh_token, undefined, undefined)).token_type).toBe('Bearer');
+  });
+
   it('gives a client that asks for client_secret_post (as claude.ai does) a secret, kept as its hash only', async () => {
     const { client, secret } = await oauth.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' });
     expect(secret).toMatch(/^amcl_/);
