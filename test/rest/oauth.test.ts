@@ -332,6 +332,21 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     }
   });
 
+  it('names a look-alike redirect host in ASCII on the consent page, with a warning', async () => {
+    const lookAlike = 'https://cl\u0430ude.ai/api/mcp/auth_callback';
+    const reg = (await (
+      await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [lookAlike], client_name: 'Claude', token_endpoint_auth_method: 'none' }) })
+    ).json()) as { client_id: string; redirect_uris: string[] };
+    const url = new URL(`${server.url}/oauth/authorize`);
+    url.search = new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: reg.redirect_uris[0] ?? lookAlike, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource: mcpUrl }).toString();
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<strong class="redirect-host">xn--clude-5ve.ai</strong>');
+    expect(html).toMatch(/class="notice redirect-warning" role="alert">The address mixes alphabets/);
+    expect(html).not.toContain('cl\u0430ude.ai/api');
+  });
+
   it('issues tokens for this server only, and refuses a token for another resource', async () => {
     const reg = (await (
       await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [callback.url], token_endpoint_auth_method: 'none' }) })
