@@ -8,6 +8,7 @@ import type { OAuthServer } from '../core/oauth/server.js';
 import { consoleRouter } from './console.js';
 import { bearerChallenge } from './oauth/challenge.js';
 import { publicUrls, resourceMetadataUrl } from './oauth/metadata.js';
+import { oauthCors } from './oauth/cors.js';
 import { oauthRouter } from './oauth/router.js';
 import { requireRouteScope } from './middleware/scope.js';
 import { callerOf } from './locals.js';
@@ -62,7 +63,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(accessLog(deps.logger));
   const { metrics } = deps;
   if (metrics) app.use(requestMetrics((...args) => metrics.httpRequest(...args)));
-  app.use(refuseHostless(), refuseOptions());
+  app.use(refuseHostless());
+  // The OAuth endpoints' CORS answers their preflights; every other OPTIONS is the contract's 404.
+  if (deps.oauth) app.use(oauthCors());
+  app.use(refuseOptions());
   app.use(healthRouter(deps.service));
   if (deps.consoleDir !== undefined) app.use('/console', mountPoint(), consoleRouter(deps.consoleDir));
   app.use(openApiRouter());

@@ -7,6 +7,7 @@ import { OAuthProblem } from '../../core/oauth/problem.js';
 import type { OAuthServer } from '../../core/oauth/server.js';
 import { hashSecret } from '../../core/oauth/tokens.js';
 import type { RateLimiter } from '../../core/rate-limit.js';
+import { mountPoint } from '../middleware/request-metrics.js';
 import { CONSENT_FIELDS, sendConsentPage, sendErrorPage } from './consent-page.js';
 import { authorizationServerMetadata, OAUTH_PATHS, protectedResourceMetadata, type PublicUrls } from './metadata.js';
 import { ProviderAdapter } from './provider.js';
@@ -150,9 +151,10 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
     }
   });
 
-  router.use(OAUTH_PATHS.token, limit, clientCredentials(), tokenHandler({ provider, rateLimit: false }));
-  router.use(OAUTH_PATHS.register, limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
-  router.use(OAUTH_PATHS.revoke, limit, clientCredentials(), revocationHandler({ provider, rateLimit: false }));
+  // mountPoint(): the SDK's handlers route '/', so /metrics would label all three route="/" without it.
+  router.use(OAUTH_PATHS.token, mountPoint(), limit, clientCredentials(), tokenHandler({ provider, rateLimit: false }));
+  router.use(OAUTH_PATHS.register, mountPoint(), limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+  router.use(OAUTH_PATHS.revoke, mountPoint(), limit, clientCredentials(), revocationHandler({ provider, rateLimit: false }));
   router.use('/oauth', oauthErrors());
   return router;
 }
