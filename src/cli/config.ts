@@ -1,5 +1,6 @@
 /** The CLI's settings: flags first, then environment variables, then the wiring's defaults. */
 import type { LogLevel } from '../core/logger.js';
+import { parseTrustProxy } from '../rest/trust-proxy.js';
 import { checkPublicUrl, ConfigError, DEFAULTS, type OAuthConfig, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
 
 type Env = Record<string, string | undefined>;
@@ -48,7 +49,17 @@ export function serveConfig(flags: Flags, env: Env): ServeConfig {
     rateLimit: integer('MEMORY_RATE_LIMIT', text(flags['rate-limit']) ?? env.MEMORY_RATE_LIMIT, DEFAULTS.rateLimit, 0, 1_000_000_000),
     metricsToken: metricsToken(text(flags['metrics-token']) ?? (env.MEMORY_METRICS_TOKEN !== '' ? env.MEMORY_METRICS_TOKEN : undefined)),
     oauth: oauthConfig(flags, env),
+    trustProxy: trustProxy(text(flags['trust-proxy']) ?? (env.MEMORY_TRUST_PROXY !== '' ? env.MEMORY_TRUST_PROXY : undefined)),
   };
+}
+
+function trustProxy(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    throw new ConfigError(`--trust-proxy (MEMORY_TRUST_PROXY): ${(error as Error).message}`);
+  }
 }
 
 /** `--oauth` or MEMORY_OAUTH=1 turns the authorization server on; it needs the public URL (--public-url, MEMORY_PUBLIC_URL). */

@@ -59,6 +59,9 @@ Common options:
   --oauth            serve: the OAuth 2.1 authorization server for hosted MCP clients (claude.ai, ChatGPT);
                      env MEMORY_OAUTH=1. Needs --public-url (env MEMORY_PUBLIC_URL): the https URL of the TLS
                      proxy in front (http only on loopback). Access tokens live MEMORY_OAUTH_ACCESS_TTL s (3600)
+  --trust-proxy LIST serve: the reverse proxies in front (addresses, CIDR ranges, or loopback/linklocal/
+                     uniquelocal; comma-separated; env MEMORY_TRUST_PROXY): only from them is the client's
+                     address read from X-Forwarded-For (rate limits by address); default: none, the peer counts
   -h, --help         this text
 `;
 
@@ -73,6 +76,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'rate-limit': { type: 'string' },
   'metrics-token': { type: 'string' },
+  'trust-proxy': { type: 'string' },
   app: { type: 'string' },
   name: { type: 'string' },
   'user-id': { type: 'string' },

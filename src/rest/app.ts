@@ -44,6 +44,8 @@ export interface AppDeps {
   metrics?: MetricsEndpoint | undefined;
   /** The OAuth authorization server (`serve --oauth`): its endpoints, and the Bearer challenge on /v1 and /mcp. */
   oauth?: OAuthDeps | undefined;
+  /** Reverse proxies whose X-Forwarded-For names the client (rest/trust-proxy.ts); none: the peer is the client. */
+  trustProxy?: readonly string[] | undefined;
 }
 
 export interface OAuthDeps {
@@ -58,6 +60,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   // Express 5's default "simple" parser: a repeated parameter becomes an array, which validation rejects.
   app.set('query parser', 'simple');
+  // req.ip, which every rate limit keyed by address reads: the peer, or behind a trusted proxy the client it names.
+  app.set('trust proxy', deps.trustProxy && deps.trustProxy.length > 0 ? [...deps.trustProxy] : false);
 
   app.use(requestId());
   app.use(accessLog(deps.logger));

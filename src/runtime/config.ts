@@ -24,6 +24,8 @@ export interface ServeConfig extends RuntimeConfig {
   metricsToken?: string | undefined;
   /** The OAuth authorization server for hosted MCP clients (`--oauth`); off when undefined. */
   oauth?: OAuthConfig | undefined;
+  /** Reverse proxies whose X-Forwarded-For is believed (`--trust-proxy`, rest/trust-proxy.ts); none when undefined. */
+  trustProxy?: readonly string[] | undefined;
 }
 
 export interface OAuthConfig {

@@ -86,6 +86,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     service: runtime.service,
     authenticator: new Authenticator({ store: runtime.store, extraKeys, tokens: oauth?.server }),
     oauth,
+    trustProxy: config.trustProxy,
     rateLimiter: metrics ? instrumentRateLimiter(limiter, metrics) : limiter,
     logger,
     consoleDir: DEFAULT_CONSOLE_DIR,

@@ -65,8 +65,10 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
   router.get('/.well-known/oauth-protected-resource', json(protectedResourceMetadata(urls, urls.rootResource)));
   router.get('/.well-known/oauth-protected-resource/mcp', json(protectedResourceMetadata(urls, urls.mcpResource)));
 
-  const limit: RequestHandler = (req, res, next) => {
-    options.rateLimiter.take(`oauth:${req.socket.remoteAddress ?? 'unknown'}`).then((decision) => {
+  // Registration has a bucket of its own: anyone may register, and a flood of registrations must not use up the
+  // bucket that token refreshes and authorizations of every user behind the same address (a proxy's) draw from.
+  const limitBy = (bucket: 'oauth' | 'oauth-register'): RequestHandler => (req, res, next) => {
+    options.rateLimiter.take(`${bucket}:${req.ip ?? 'unknown'}`).then((decision) => {
       if (decision && !decision.allowed) {
         res.setHeader('Retry-After', String(decision.retryAfterSeconds));
         oauthError(res, 429, 'too_many_requests', 'Too many authorization requests from this address; retry later.');
@@ -75,6 +77,7 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
       next();
     }, next);
   };
+  const limit = limitBy('oauth');
 
   const setConsentCookie = (res: Response, pendingId: string, csrf: string) => {
     res.append('Set-Cookie', `${consentCookie(pendingId)}=${csrf}; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=600${options.secure ? '; Secure' : ''}`);
@@ -153,7 +156,7 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
 
   // mountPoint(): the SDK's handlers route '/', so /metrics would label all three route="/" without it.
   router.use(OAUTH_PATHS.token, mountPoint(), limit, clientCredentials(), tokenHandler({ provider, rateLimit: false }));
-  router.use(OAUTH_PATHS.register, mountPoint(), limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+  router.use(OAUTH_PATHS.register, mountPoint(), limitBy('oauth-register'), clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
   router.use(OAUTH_PATHS.revoke, mountPoint(), limit, clientCredentials(), revocationHandler({ provider, rateLimit: false }));
   router.use('/oauth', oauthErrors());
   return router;
