@@ -74,7 +74,17 @@ function oauthConfig(flags: Flags, env: Env): OAuthConfig | undefined {
   return {
     publicUrl,
     accessTtlSeconds: optionalInteger('MEMORY_OAUTH_ACCESS_TTL', env.MEMORY_OAUTH_ACCESS_TTL, 60, 86_400),
+    registrationToken: registrationToken(env.MEMORY_OAUTH_REGISTRATION_TOKEN),
   };
+}
+
+/** Closed registration's token: an environment variable only (a command line is visible to every local user). */
+function registrationToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(value)) {
+    throw new ConfigError(`MEMORY_OAUTH_REGISTRATION_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters, without spaces.`);
+  }
+  return value;
 }
 
 /** Shortest metrics token accepted: a guessable one would open the metrics to anyone who can reach the port. */

@@ -51,6 +51,8 @@ export interface AppDeps {
 export interface OAuthDeps {
   server: OAuthServer;
   publicUrl: URL;
+  /** Closed registration: /oauth/register needs this as a Bearer token (RFC 7591 initial access token). */
+  registrationToken?: string | undefined;
 }
 
 /** The HTTP application: no side effects at import, everything it uses is passed in. */
@@ -80,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
   const challenge = { v1: [] as RequestHandler[], mcp: [] as RequestHandler[] };
   if (deps.oauth) {
     const urls = publicUrls(deps.oauth.publicUrl);
-    app.use(oauthRouter({ server: deps.oauth.server, urls, rateLimiter: deps.rateLimiter, secure: deps.oauth.publicUrl.protocol === 'https:' }));
+    app.use(oauthRouter({ server: deps.oauth.server, urls, rateLimiter: deps.rateLimiter, secure: deps.oauth.publicUrl.protocol === 'https:', registrationToken: deps.oauth.registrationToken }));
     challenge.v1.push(bearerChallenge(resourceMetadataUrl(urls, 'root')));
     challenge.mcp.push(bearerChallenge(resourceMetadataUrl(urls, 'mcp')));
   }

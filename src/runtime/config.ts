@@ -1,4 +1,5 @@
 import type { LogLevel } from '../core/logger.js';
+import type { ClientLimits } from '../core/oauth/server.js';
 
 /** What the wiring needs to open a runtime; the CLI fills it from flags, then environment variables, then defaults. */
 export interface RuntimeConfig {
@@ -33,6 +34,10 @@ export interface OAuthConfig {
   publicUrl: string;
   /** Access token lifetime in seconds (default 3600). */
   accessTtlSeconds?: number | undefined;
+  /** Closed registration: /oauth/register needs `Authorization: Bearer <this>` (MEMORY_OAUTH_REGISTRATION_TOKEN). */
+  registrationToken?: string | undefined;
+  /** Bounds on registered clients (core/oauth/server.ts DEFAULT_CLIENT_LIMITS); tests lower them. */
+  clientLimits?: Partial<ClientLimits> | undefined;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);

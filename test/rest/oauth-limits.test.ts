@@ -67,3 +67,35 @@ describe('OAuth rate limits', () => {
     expect(one.filter((c) => c === 429).length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('OAuth client registration bounds', () => {
+  it('answers 429 with Retry-After while too many clients wait unused, and 403 once the total is reached', async () => {
+    const s = await startTestServer({ oauth: { publicUrl: 'http://127.0.0.1:1', clientLimits: { unused: 2, total: 3 } } });
+    server = s;
+    expect(await statuses(2, () => register(s))).toEqual([201, 201]);
+    const busy = await register(s);
+    expect(busy.status).toBe(429);
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await busy.json()) as { error: string }).error).toBe('temporarily_unavailable');
+    // A person allows one of them: one more may register, then the total is reached.
+    await s.runtime.store.markOAuthClientAuthorized((await s.runtime.store.listOAuthClients())[0]?.id ?? '', new Date().toISOString());
+    expect((await register(s)).status).toBe(201);
+    const full = await register(s);
+    expect(full.status).toBe(403);
+    expect((await full.json()) as { error: string; error_description: string }).toMatchObject({ error: 'access_denied', error_description: expect.stringMatching(/oauth revoke/) as unknown });
+  });
+
+  it('takes registrations only with the initial access token when registration is closed', async () => {
+    const token = 'registration-token-0123456789';
+    const s = await startTestServer({ oauth: { publicUrl: 'http://127.0.0.1:1', registrationToken: token } });
+    server = s;
+    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: `Basic ${token}` }]) {
+      const res = await register(s, headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+      expect(((await res.json()) as { error: string }).error).toBe('invalid_token');
+    }
+    expect((await register(s, { Authorization: `Bearer ${token}` })).status).toBe(201);
+    expect(await s.runtime.store.countOAuthClients()).toEqual({ total: 1, unused: 1 });
+  });
+});

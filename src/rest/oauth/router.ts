@@ -6,6 +6,7 @@ import { MemoryError } from '../../core/errors.js';
 import { OAuthProblem } from '../../core/oauth/problem.js';
 import type { OAuthServer } from '../../core/oauth/server.js';
 import { hashSecret } from '../../core/oauth/tokens.js';
+import { sameDigest } from '../../core/keys.js';
 import type { RateLimiter } from '../../core/rate-limit.js';
 import { mountPoint } from '../middleware/request-metrics.js';
 import { CONSENT_FIELDS, sendConsentPage, sendErrorPage } from './consent-page.js';
@@ -18,6 +19,11 @@ export interface OAuthRouterOptions {
   rateLimiter: RateLimiter;
   /** Whether the public URL is https: the consent cookie is then Secure. */
   secure: boolean;
+  /**
+   * RFC 7591's initial access token: when set, /oauth/register takes only requests with `Authorization: Bearer
+   * <it>` (closed registration: the operator registers clients); unset, anyone may register (claude.ai does).
+   */
+  registrationToken?: string | undefined;
 }
 
 /** OAuth's error body (RFC 6749 5.2). */
@@ -78,6 +84,31 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
     }, next);
   };
   const limit = limitBy('oauth');
+
+  // Before the registration is read: the initial access token when registration is closed, then the bounds on
+  // registered clients (core/oauth/server.ts ClientLimits).
+  const admitRegistration: RequestHandler = (req, res, next) => {
+    if (req.method !== 'POST') {
+      next();
+      return;
+    }
+    if (options.registrationToken !== undefined) {
+      const given = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+      if (given === undefined || !sameDigest(hashSecret(given), hashSecret(options.registrationToken))) {
+        res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token", error_description="Registration needs this server\'s initial access token."');
+        oauthError(res, 401, 'invalid_token', 'Registration on this server is closed: it needs the initial access token (RFC 7591 3.1) as a Bearer token.');
+        return;
+      }
+    }
+    server.registrationRefusal().then((refusal) => {
+      if (!refusal) {
+        next();
+        return;
+      }
+      if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+      oauthError(res, refusal.kind === 'busy' ? 429 : 403, refusal.kind === 'busy' ? 'temporarily_unavailable' : 'access_denied', refusal.message);
+    }, next);
+  };
 
   const setConsentCookie = (res: Response, pendingId: string, csrf: string) => {
     res.append('Set-Cookie', `${consentCookie(pendingId)}=${csrf}; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=600${options.secure ? '; Secure' : ''}`);
@@ -156,7 +187,7 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
 
   // mountPoint(): the SDK's handlers route '/', so /metrics would label all three route="/" without it.
   router.use(OAUTH_PATHS.token, mountPoint(), limit, clientCredentials(), tokenHandler({ provider, rateLimit: false }));
-  router.use(OAUTH_PATHS.register, mountPoint(), limitBy('oauth-register'), clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+  router.use(OAUTH_PATHS.register, mountPoint(), limitBy('oauth-register'), admitRegistration, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
   router.use(OAUTH_PATHS.revoke, mountPoint(), limit, clientCredentials(), revocationHandler({ provider, rateLimit: false }));
   router.use('/oauth', oauthErrors());
   return router;

@@ -850,6 +850,18 @@ export class PgStore implements MemoryStore {
     return this.#run(() => this.#oauth.revokeClient(id, at));
   }
 
+  markOAuthClientAuthorized(id: string, at: string): Promise<void> {
+    return this.#run(() => this.#oauth.markClientAuthorized(id, at));
+  }
+
+  countOAuthClients(): Promise<{ total: number; unused: number }> {
+    return this.#run(() => this.#oauth.countClients());
+  }
+
+  pruneUnusedOAuthClients(registeredBefore: string, limit: number): Promise<number> {
+    return this.#run(() => this.#oauth.pruneUnusedClients(registeredBefore, limit));
+  }
+
   createOAuthPending(pending: OAuthPendingRecord): Promise<void> {
     return this.#run(() => this.#oauth.createPending(pending));
   }

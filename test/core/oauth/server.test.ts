@@ -169,3 +169,49 @@ describe('the authorization server', () => {
     expect(await store.pruneOAuth(new Date(now).toISOString(), 100)).toBe(3);
   });
 });
+
+describe('registered clients are bounded', () => {
+  it('deletes clients that never completed an authorization after their time, and keeps authorized ones', async () => {
+    const done = await code();
+    const unused = await register({ client_name: 'never authorized', redirect_uris: [REDIRECT] });
+    const opened = await register({ client_name: 'consent page open', redirect_uris: [REDIRECT] });
+    await oauth.beginConsent({ client: opened, redirectUri: REDIRECT, codeChallenge: pkce().challenge, state: undefined, scope: undefined, resource: RESOURCE });
+    expect(await store.countOAuthClients()).toEqual({ total: 3, unused: 2 });
+    expect((await store.findOAuthClient(done.client.id))?.authorizedAt).toBe(new Date(now).toISOString());
+
+    await oauth.pruneNow();
+    expect((await store.listOAuthClients()).length).toBe(3); // younger than an hour: all kept
+    now += 3_601_000;
+    await oauth.pruneNow();
+    // The unused one is gone; the authorized one stays (its code expired and was pruned too); the one whose consent
+    // page was open went with its pending request, which expired first.
+    const left = (await store.listOAuthClients()).map((c) => c.id);
+    expect(left).toContain(done.client.id);
+    expect(left).not.toContain(unused.id);
+    expect(await oauth.client(unused.id)).toBeUndefined();
+  });
+
+  it('refuses registration while too many clients wait unused (busy), and when the total is reached (full)', async () => {
+    const limited = new OAuthServer({
+      store,
+      authenticator: new Authenticator({ store }),
+      resources: [RESOURCE],
+      now: () => now,
+      clientLimits: { unused: 2, total: 3, unusedTtlSeconds: 60 },
+    });
+    expect(await limited.registrationRefusal()).toBeUndefined();
+    await limited.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    await limited.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const busy = await limited.registrationRefusal();
+    expect(busy?.kind).toBe('busy');
+    expect(busy?.retryAfterSeconds).toBeGreaterThan(0);
+    // An hour later housekeeping has removed them: registration is open again.
+    now += 61_000;
+    await limited.pruneNow();
+    expect(await limited.registrationRefusal()).toBeUndefined();
+    await code(); // three authorized clients through the default server: the total is reached
+    await code();
+    await code();
+    expect((await limited.registrationRefusal())?.kind).toBe('full');
+  });
+});
