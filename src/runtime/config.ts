@@ -11,6 +11,11 @@ export interface RuntimeConfig {
   modelDir: string | undefined;
   /** Embedding worker threads (each a copy of the model); undefined sizes the pool from the cores. */
   embedWorkers?: number | undefined;
+  /**
+   * Measuring only (`MEMORY_MODEL_IDENTITY`): the model is recorded and calibrated under this name instead of its
+   * own, so a model with a built-in calibration can be calibrated by the service and compared with it.
+   */
+  modelIdentity?: string | undefined;
   logLevel: LogLevel;
 }
 
