@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 /** Pure logic and in-process SQLite: the ranker, the store, the client's retry and error logic, the hash model. */
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
+  'test/core/calibration/**/*.test.ts',
   'test/core/{housekeeping,rate-limit,vector}.test.ts',
   'test/core/oauth/*.test.ts',
   'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool}.test.ts',
@@ -17,7 +18,7 @@ export const UNIT = [
   'test/storage/sqlite/**/*.test.ts',
   'test/storage/postgres/{pg-helpers,retry}.test.ts',
   'test/mcp/sessions.test.ts',
-  'test/tools/{evaluate,metrics,bench-speed,eval-data}.test.ts',
+  'test/tools/{evaluate,metrics,bench-speed,eval-data,calibration-sets}.test.ts',
   'test/{vitest-projects,entry-points,architecture,packaging}.test.ts',
 ];
 
@@ -36,6 +37,7 @@ export const ADAPTERS = [
 export const BACKENDS = [
   'test/storage/postgres/pg-store.test.ts',
   'test/storage/model-change.test.ts',
+  'test/storage/calibrations.test.ts',
   'test/core/reembed.test.ts',
   'test/scale/copy.test.ts',
 ];
