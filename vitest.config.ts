@@ -26,11 +26,12 @@ export const UNIT = [
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
   'test/mcp/{batch,http,parity,tools}.test.ts',
-  'test/cli/{first-key,keys,oauth}.test.ts',
+  'test/cli/{first-key,keys,oauth,calibrate}.test.ts',
   'test/client/*.live.test.ts',
   'test/ai-sdk/*.test.ts',
   'test/langgraph/*.test.ts',
   'test/scale/mcp-stateless.test.ts',
+  'test/runtime/background-calibration.test.ts',
 ];
 
 /** The PostgreSQL backend (PGlite in process, or TEST_DATABASE_URL) and what moves data between backends. */

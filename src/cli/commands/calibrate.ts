@@ -42,6 +42,10 @@ export async function calibrateCommand(config: RuntimeConfig, out: Output): Prom
         : `Stored for "${info.model}" (${info.dimension} dimensions): every node of this database uses it from its next start.`,
     );
     return 0;
+  } catch (error) {
+    // A model that does not load, or a database that refuses the write: one line, not a stack trace.
+    out.notice(`agent-memory calibrate: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
   } finally {
     await embedder.close();
     await store.close();

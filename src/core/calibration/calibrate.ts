@@ -193,12 +193,13 @@ export async function calibrateModel(embedder: Embedder, data: CalibrationData, 
 }
 
 /**
- * The calibration's `languages`: "*" when the model understands every measured language; else the understood ones
+ * The calibration's `languages`: "*" when the model understands every measured language (some foreign); else the understood ones
  * and, when most measured foreign languages are understood, every other language the word side knows but the
  * failed ones (a model multilingual enough for most is taken as multilingual for the unmeasured ones too).
  */
 export function calibrationLanguages(understood: readonly string[], notUnderstood: readonly string[]): string[] {
-  if (notUnderstood.length === 0 && understood.length > 0) return ['*'];
+  // Multilingual only on evidence: English alone understood says nothing of other languages.
+  if (notUnderstood.length === 0 && understood.some((l) => l !== 'en')) return ['*'];
   const foreign = understood.filter((l) => l !== 'en');
   const foreignFailed = notUnderstood.filter((l) => l !== 'en');
   const broad = foreign.length > foreignFailed.length;

@@ -65,6 +65,8 @@ describe('decideLanguages', () => {
 describe('calibrationLanguages', () => {
   it('is "*" when every measured language is understood', () => {
     expect(calibrationLanguages(['en', 'de', 'zh'], [])).toEqual(['*']);
+    // English alone says nothing of other languages.
+    expect(calibrationLanguages(['en'], [])).toEqual(['en']);
   });
 
   it('lists the understood ones for a model that understands few', () => {
