@@ -50,7 +50,7 @@ describe('serve with a model without a calibration', () => {
       expect(await server.runtime.calibrated).toBe('fitted');
       expect(await healthz(server.url)).toEqual({ status: 'ok', calibration: 'fitted' });
       expect(logger.lines.some((l) => l.startsWith('no built-in score calibration for this embedding model: the service calibrates it in the background'))).toBe(true);
-      expect(logger.lines.some((l) => l.startsWith('score calibration fitted and stored') && l.includes('"texts":1649'))).toBe(true);
+      expect(logger.lines.some((l) => l.startsWith('score calibration fitted and stored') && l.includes('"texts":2773'))).toBe(true);
 
       const headers = { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json' };
       await fetch(`${server.url}/v1/memories`, { method: 'POST', headers, body: JSON.stringify({ userId: 'u', text: 'Mia was born in 2019.' }) });

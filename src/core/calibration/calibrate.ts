@@ -114,7 +114,8 @@ export async function calibrateModel(embedder: Embedder, data: CalibrationData, 
   const offTopic = await embedAll(embedder, data.offTopic, 'query', batch);
   const offTopicMs = Date.now() - offStarted;
 
-  // Per language: each answerable question's right and wrong cosines (AUC), and the cosines of unrelated and right pairs.
+  // Per language: each answerable question's right and wrong cosines (AUC), the cosines of right pairs, and of
+  // unrelated pairs (off-topic questions and the memories of the first three people of each set).
   const separation = new Map<string, { positives: number[]; negatives: number[] }[]>();
   const unrelated = new Map<string, number[]>();
   const gold = new Map<string, number[]>();
@@ -129,9 +130,10 @@ export async function calibrateModel(embedder: Embedder, data: CalibrationData, 
         const right = candidates.filter((c) => q.gold.includes(c.memory.id)).map((c) => c.cosine);
         push(gold, language, ...right);
         push(separation, language, { positives: right, negatives: candidates.filter((c) => !q.gold.includes(c.memory.id)).map((c) => c.cosine) });
-      } else if (q.unanswerable) {
-        push(unrelated, language, ...candidates.map((c) => c.cosine));
       }
+      // Unanswerable questions about a known person are left out of the floor: USE-lite scores every fact about a
+      // person high for a question naming them (p90 0.51 on people-facts), which says the topic, not nothing. The
+      // balance below keeps them answered with nothing.
     });
     for (const userId of [...e.byUser.keys()].slice(0, 3)) {
       for (const v of offTopic) push(unrelated, language, ...candidatesFor(e, userId, v).map((c) => c.cosine));

@@ -3,7 +3,7 @@
  * (calibrate.ts embeds and ranks; this file only decides). Three decisions:
  *
  * - the cosine range that counts as semantic evidence: its floor the 90th percentile of the cosines between
- *   questions nothing answers and memories (below it a cosine says nothing), its ceiling the 75th percentile of the
+ *   off-topic questions and memories (below it a cosine says nothing), its ceiling the 75th percentile of the
  *   cosines between answerable questions and their right memories;
  * - per language, whether the model separates right from wrong memories at all: the mean over questions of the
  *   AUC of the right memories' cosines against the other memories of the same person. Where it does not (USE-lite
