@@ -61,6 +61,7 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
   if (ranker.status === 'pending') {
     logger?.info('no built-in score calibration for this embedding model: the service calibrates it in the background', { model: embedder.model });
   }
+  let closed = false;
   const calibrated = selfCalibrate({
     embedder,
     modelReady,
@@ -68,10 +69,10 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     ranker,
     data: () => withoutSets(shippedLabelledSets(), config.calibrationExclude ?? []),
     logger,
+    stopped: () => closed,
   });
   const plain = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
   const service = metrics ? instrumentService(plain, metrics) : plain;
-  let closed = false;
   return {
     service,
     store,

@@ -56,6 +56,8 @@ export interface SelfCalibration {
   /** The sets to fit from (the shipped ones; an evaluation leaves out the set it measures). */
   data: () => CalibrationData;
   logger?: Logger | undefined;
+  /** True once the runtime is closing: a fit cut short by that is not a failure to report. */
+  stopped?: () => boolean;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function selfCalibrate(options: SelfCalibration): Promise<Calibrati
     });
     return 'fitted';
   } catch (error) {
+    if (options.stopped?.() === true) return ranker.status;
     ranker.mark('failed');
     logger?.warn('score calibration failed: recall keeps scoring by words; run agent-memory calibrate', {
       model: info.model,

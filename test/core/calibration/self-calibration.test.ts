@@ -105,6 +105,25 @@ describe('self-calibration of a model without a calibration', () => {
     }
   });
 
+  it('reports no failure for a fit cut short by the runtime closing, and a failure otherwise', async () => {
+    for (const closing of [true, false]) {
+      const store = SqliteStore.open({ path: ':memory:' });
+      const embedder = new GatedEmbedder();
+      const ranker = startingRanker(resolveCalibration(embedder.model));
+      const warnings: string[] = [];
+      const logger = { debug() {}, info() {}, error() {}, warn: (m: string) => warnings.push(m) };
+      let stopped = false;
+      const done = selfCalibrate({ embedder, modelReady: embedder.ready(), store, ranker, data: () => data, logger, stopped: () => stopped });
+      // The runtime closes the store (and says it is stopping) while the fit waits on the model.
+      stopped = closing;
+      await store.close();
+      embedder.release();
+      expect(await done).toBe(closing ? 'pending' : 'failed');
+      expect(warnings).toHaveLength(closing ? 0 : 1);
+      await embedder.close();
+    }
+  });
+
   it('leaves the ranker pending when the model does not load (the runtime reports that failure)', async () => {
     const store = SqliteStore.open({ path: ':memory:' });
     const ranker = startingRanker(resolveCalibration('nowhere'));
