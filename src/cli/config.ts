@@ -1,6 +1,6 @@
 /** The CLI's settings: flags first, then environment variables, then the wiring's defaults. */
 import type { LogLevel } from '../core/logger.js';
-import { parseTrustProxy } from '../rest/trust-proxy.js';
+import { parseTrustProxy } from '../runtime/trust-proxy.js';
 import { checkPublicUrl, ConfigError, DEFAULTS, type OAuthConfig, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
 
 type Env = Record<string, string | undefined>;
@@ -36,6 +36,8 @@ export function runtimeConfig(flags: Flags, env: Env): RuntimeConfig {
     model: text(flags.model) ?? env.MEMORY_EMBED_MODEL ?? DEFAULTS.model,
     modelDir: text(flags['model-dir']) ?? env.MEMORY_MODEL_DIR,
     embedWorkers: optionalInteger('MEMORY_EMBED_WORKERS', text(flags['embed-workers']) ?? env.MEMORY_EMBED_WORKERS, 1, 64),
+    // Measuring only: the model recorded and calibrated under another name (runtime/config.ts).
+    ...(env.MEMORY_MODEL_IDENTITY !== undefined && env.MEMORY_MODEL_IDENTITY !== '' ? { modelIdentity: env.MEMORY_MODEL_IDENTITY } : {}),
     logLevel: level as LogLevel,
   };
 }

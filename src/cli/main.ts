@@ -3,6 +3,7 @@ import { DEFAULT_COPY_BATCH, MAX_COPY_BATCH } from '../core/copy.js';
 import { MemoryError } from '../core/errors.js';
 import { DEFAULT_IMPORT_BATCH, MAX_IMPORT_BATCH } from '../core/import.js';
 import { backup } from './commands/backup.js';
+import { calibrateCommand } from './commands/calibrate.js';
 import { copyCommand } from './commands/copy.js';
 import { exportCommand } from './commands/export.js';
 import { IMPORT_SOURCES, importCommand, isImportSource } from './commands/import.js';
@@ -27,6 +28,9 @@ Usage:
   agent-memory keys list
   agent-memory keys revoke KEY_ID
   agent-memory backup PATH   an online copy of the SQLite file (on PostgreSQL use pg_dump)
+  agent-memory calibrate [--model NAME]   fit the score map of a model without a built-in one, from labelled
+                     sets shipped with the package, and store it in the database for every node (serve and mcp
+                     do it in the background when the model has none)
   agent-memory reembed [--model NAME] [--force]   rebuild every vector after changing the embedding model
                      (--force: with the model that made them, after its files changed)
   agent-memory import FILE.jsonl|- [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
@@ -194,6 +198,12 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         }
         return await exportCommand(runtimeConfig(values, env), sub, { userId: values['user-id'], appId: values['app-id'] }, out);
       }
+      case 'calibrate':
+        if (sub !== undefined) {
+          out.notice('Usage: agent-memory calibrate [--model NAME] [--model-dir DIR] [--db PATH | --database-url URL]');
+          return 2;
+        }
+        return await calibrateCommand(runtimeConfig(values, env), out);
       case 'reembed':
         return await reembedCommand(runtimeConfig(values, env), out, { force: values.force === true });
       case 'copy': {

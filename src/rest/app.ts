@@ -44,7 +44,7 @@ export interface AppDeps {
   metrics?: MetricsEndpoint | undefined;
   /** The OAuth authorization server (`serve --oauth`): its endpoints, and the Bearer challenge on /v1 and /mcp. */
   oauth?: OAuthDeps | undefined;
-  /** Reverse proxies whose X-Forwarded-For names the client (rest/trust-proxy.ts); none: the peer is the client. */
+  /** Reverse proxies whose X-Forwarded-For names the client (runtime/trust-proxy.ts); none: the peer is the client. */
   trustProxy?: readonly string[] | undefined;
 }
 

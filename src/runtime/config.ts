@@ -12,6 +12,11 @@ export interface RuntimeConfig {
   modelDir: string | undefined;
   /** Embedding worker threads (each a copy of the model); undefined sizes the pool from the cores. */
   embedWorkers?: number | undefined;
+  /**
+   * Measuring only (`MEMORY_MODEL_IDENTITY`): the model is recorded and calibrated under this name instead of its
+   * own, so a model with a built-in calibration can be calibrated by the service and compared with it.
+   */
+  modelIdentity?: string | undefined;
   logLevel: LogLevel;
 }
 
@@ -25,7 +30,7 @@ export interface ServeConfig extends RuntimeConfig {
   metricsToken?: string | undefined;
   /** The OAuth authorization server for hosted MCP clients (`--oauth`); off when undefined. */
   oauth?: OAuthConfig | undefined;
-  /** Reverse proxies whose X-Forwarded-For is believed (`--trust-proxy`, rest/trust-proxy.ts); none when undefined. */
+  /** Reverse proxies whose X-Forwarded-For is believed (`--trust-proxy`, runtime/trust-proxy.ts); none when undefined. */
   trustProxy?: readonly string[] | undefined;
 }
 

@@ -297,6 +297,25 @@ export const MIGRATIONS: readonly PgMigration[] = [
       );
     },
   },
+  {
+    version: 9,
+    name: 'score calibrations fitted by the service, per model',
+    async up(client) {
+      // agent-memory calibrate (core/calibration): one row per model name and dimension, read by every node.
+      await ddl(
+        client,
+        `
+        CREATE TABLE model_calibrations (
+          model text NOT NULL,
+          dimension integer NOT NULL,
+          calibration jsonb NOT NULL,
+          fitted_at timestamptz NOT NULL,
+          PRIMARY KEY (model, dimension)
+        );
+      `,
+      );
+    },
+  },
 ];
 
 /**

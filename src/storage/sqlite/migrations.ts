@@ -252,6 +252,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'score calibrations fitted by the service, per model',
+    up(db) {
+      // agent-memory calibrate (core/calibration): one row per model name and dimension, read by every node.
+      db.exec(`
+        CREATE TABLE model_calibrations (
+          model TEXT NOT NULL,
+          dimension INTEGER NOT NULL,
+          calibration TEXT NOT NULL,
+          fitted_at TEXT NOT NULL,
+          PRIMARY KEY (model, dimension)
+        );
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serveConfig } from '../../src/cli/config.js';
-import { parseTrustProxy, trustProxyProblem } from '../../src/rest/trust-proxy.js';
+import { parseTrustProxy, trustProxyProblem } from '../../src/runtime/trust-proxy.js';
 
 describe('--trust-proxy', () => {
   it('takes addresses, CIDR ranges and the named ranges, comma-separated', () => {
