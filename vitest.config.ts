@@ -9,16 +9,18 @@ import { defineConfig } from 'vitest/config';
 /** Pure logic and in-process SQLite: the ranker, the store, the client's retry and error logic, the hash model. */
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
+  'test/core/calibration/**/*.test.ts',
   'test/core/{housekeeping,rate-limit,vector,printable}.test.ts',
   'test/core/text/statements.test.ts',
   'test/core/oauth/*.test.ts',
   'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool,endpoint}.test.ts',
   'test/cli/config.test.ts',
+  'test/runtime/trust-proxy.test.ts',
   'test/client/{client,retry,errors}.test.ts',
   'test/storage/sqlite/**/*.test.ts',
   'test/storage/postgres/{pg-helpers,retry}.test.ts',
   'test/mcp/sessions.test.ts',
-  'test/tools/{evaluate,metrics,bench-speed,eval-data,test-lanes}.test.ts',
+  'test/tools/{evaluate,metrics,bench-speed,eval-data,calibration-sets,test-lanes}.test.ts',
   'test/{vitest-projects,entry-points,architecture,packaging}.test.ts',
 ];
 
@@ -26,18 +28,20 @@ export const UNIT = [
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
   'test/mcp/{batch,http,parity,tools}.test.ts',
-  'test/cli/{first-key,keys,oauth,embed-endpoint}.test.ts',
+  'test/cli/{first-key,keys,oauth,calibrate,embed-endpoint}.test.ts',
   'test/client/*.live.test.ts',
   'test/ai-sdk/*.test.ts',
   'test/langgraph/*.test.ts',
   'test/scale/mcp-stateless.test.ts',
   'test/runtime/instrument.test.ts',
+  'test/runtime/background-calibration.test.ts',
 ];
 
 /** The PostgreSQL backend (PGlite in process, or TEST_DATABASE_URL) and what moves data between backends. */
 export const BACKENDS = [
   'test/storage/postgres/pg-store.test.ts',
   'test/storage/model-change.test.ts',
+  'test/storage/calibrations.test.ts',
   'test/core/reembed.test.ts',
   'test/core/recall-on-words.test.ts',
   'test/scale/copy.test.ts',

@@ -8,6 +8,10 @@
  *   npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH]
  *                   [--users a,b] [--off-topic FILE] [--model NAME] [--model-dir DIR] [--embed-url URL]
  *
+ * A model without a built-in calibration (or MEMORY_MODEL_IDENTITY=NAME, which evaluates the model under another
+ * name) is calibrated by the service first, as `serve` does, from the labelled sets shipped with the package less
+ * the set being evaluated (and what was packed from it), and the run says so.
+ *
  * --db keeps the database (a second run with the same path skips the memories already stored); by default a
  * temporary database is used and removed. The run file has one line per query: {"id", "results": [dataset ids]}.
  */
@@ -16,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runtimeConfig } from '../src/cli/config.js';
+import { shippedLabelledSets } from '../src/core/calibration/labelled-sets.js';
 import { openRuntime } from '../src/runtime/runtime.js';
 import { loadEvalData } from './eval/dataset.js';
 import { evaluate, reportMarkdown, suiteMarkdown, suiteRows, type SuiteFigures } from './eval/evaluate.js';
@@ -62,18 +67,40 @@ const started = Date.now();
 const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
 
 /** One folder through the real service: store what is missing, ask every question, report. */
+/** The shipped calibration sets an evaluation of `name` must not be fitted on: that set, and what was packed from it. */
+function calibrationExclude(name: string): string[] {
+  return shippedLabelledSets()
+    .sets.map((s) => s.name)
+    .filter((n) => n === name || n.startsWith(`${name}-`));
+}
+
 async function runSet(set: EvalSet, db: string | undefined, print: boolean): Promise<{ name: string; figures: SuiteFigures }[]> {
-  const { dir, exhaustive } = set;
+  const { name, dir, exhaustive } = set;
   const data = loadEvalData(dir);
   const tempDir = db === undefined ? mkdtempSync(join(tmpdir(), 'agent-memory-eval-')) : undefined;
   const dbPath = db ?? join(tempDir as string, 'eval.db');
   // The same construction as the server: store, model, embedding state, service with the model's ranker.
   // --database-url runs the same evaluation on PostgreSQL (an empty database, or one this tool filled before).
   const databaseUrl = values['database-url'] ?? undefined;
-  const runtime = await openRuntime({ dbPath, databaseUrl, model: modelSettings.model, modelDir: modelSettings.modelDir, endpoint: modelSettings.endpoint });
+  const exclude = calibrationExclude(name);
+  const runtime = await openRuntime({
+    dbPath,
+    databaseUrl,
+    model: modelSettings.model,
+    modelDir: modelSettings.modelDir,
+    endpoint: modelSettings.endpoint,
+    modelIdentity: process.env.MEMORY_MODEL_IDENTITY || undefined,
+    calibrationExclude: exclude,
+  });
   try {
     const info = await runtime.modelReady;
     console.error(`${dir}: model ${info.model} (${info.dimension} dimensions) ready after ${seconds()} s; database ${runtime.location}`);
+    const calibration = await runtime.calibrated;
+    if (calibration !== 'builtin') {
+      console.error(
+        `${name}: score calibration ${calibration} by the service for ${info.model} (shipped labelled sets${exclude.length > 0 ? ` less ${exclude.join(', ')}, the set evaluated` : ''}) after ${seconds()} s`,
+      );
+    }
     const stored = await storeMissing(runtime.service, data.memories, (done, total) => console.error(`  stored ${done}/${total} (${seconds()} s)`));
     console.error(`${stored} memories stored, ${data.memories.length - stored} already there (${seconds()} s)`);
     const storedAt = Date.now();

@@ -1,5 +1,6 @@
 /** The CLI's settings: flags first, then environment variables, then the wiring's defaults. */
 import type { LogLevel } from '../core/logger.js';
+import { parseTrustProxy } from '../runtime/trust-proxy.js';
 import { checkPublicUrl, ConfigError, DEFAULTS, type EndpointConfig, type OAuthConfig, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
 
 type Env = Record<string, string | undefined>;
@@ -36,6 +37,8 @@ export function runtimeConfig(flags: Flags, env: Env): RuntimeConfig {
     endpoint: endpointConfig(flags, env),
     modelDir: text(flags['model-dir']) ?? env.MEMORY_MODEL_DIR,
     embedWorkers: optionalInteger('MEMORY_EMBED_WORKERS', text(flags['embed-workers']) ?? env.MEMORY_EMBED_WORKERS, 1, 64),
+    // Measuring only: the model recorded and calibrated under another name (runtime/config.ts).
+    ...(env.MEMORY_MODEL_IDENTITY !== undefined && env.MEMORY_MODEL_IDENTITY !== '' ? { modelIdentity: env.MEMORY_MODEL_IDENTITY } : {}),
     logLevel: level as LogLevel,
   };
 }
@@ -71,7 +74,17 @@ export function serveConfig(flags: Flags, env: Env): ServeConfig {
     rateLimit: integer('MEMORY_RATE_LIMIT', text(flags['rate-limit']) ?? env.MEMORY_RATE_LIMIT, DEFAULTS.rateLimit, 0, 1_000_000_000),
     metricsToken: metricsToken(text(flags['metrics-token']) ?? (env.MEMORY_METRICS_TOKEN !== '' ? env.MEMORY_METRICS_TOKEN : undefined)),
     oauth: oauthConfig(flags, env),
+    trustProxy: trustProxy(text(flags['trust-proxy']) ?? (env.MEMORY_TRUST_PROXY !== '' ? env.MEMORY_TRUST_PROXY : undefined)),
   };
+}
+
+function trustProxy(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    throw new ConfigError(`--trust-proxy (MEMORY_TRUST_PROXY): ${(error as Error).message}`);
+  }
 }
 
 /** `--oauth` or MEMORY_OAUTH=1 turns the authorization server on; it needs the public URL (--public-url, MEMORY_PUBLIC_URL). */
@@ -86,7 +99,17 @@ function oauthConfig(flags: Flags, env: Env): OAuthConfig | undefined {
   return {
     publicUrl,
     accessTtlSeconds: optionalInteger('MEMORY_OAUTH_ACCESS_TTL', env.MEMORY_OAUTH_ACCESS_TTL, 60, 86_400),
+    registrationToken: registrationToken(env.MEMORY_OAUTH_REGISTRATION_TOKEN),
   };
+}
+
+/** Closed registration's token: an environment variable only (a command line is visible to every local user). */
+function registrationToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(value)) {
+    throw new ConfigError(`MEMORY_OAUTH_REGISTRATION_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters, without spaces.`);
+  }
+  return value;
 }
 
 /** Shortest metrics token accepted: a guessable one would open the metrics to anyone who can reach the port. */

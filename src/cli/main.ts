@@ -3,6 +3,7 @@ import { DEFAULT_COPY_BATCH, MAX_COPY_BATCH } from '../core/copy.js';
 import { MemoryError } from '../core/errors.js';
 import { DEFAULT_IMPORT_BATCH, MAX_IMPORT_BATCH } from '../core/import.js';
 import { backup } from './commands/backup.js';
+import { calibrateCommand } from './commands/calibrate.js';
 import { copyCommand } from './commands/copy.js';
 import { exportCommand } from './commands/export.js';
 import { IMPORT_SOURCES, importCommand, isImportSource } from './commands/import.js';
@@ -28,6 +29,9 @@ Usage:
   agent-memory keys list
   agent-memory keys revoke KEY_ID
   agent-memory backup PATH   an online copy of the SQLite file (on PostgreSQL use pg_dump)
+  agent-memory calibrate [--model NAME]   fit the score map of a model without a built-in one, from labelled
+                     sets shipped with the package, and store it in the database for every node (serve and mcp
+                     do it in the background when the model has none)
   agent-memory reembed [--model NAME] [--force]   rebuild every vector after changing the embedding model
                      (--force: with the model that made them, after its files changed)
   agent-memory import FILE.jsonl|- [--batch 64] [--strict]   bulk import, one {"userId","text",...} per line;
@@ -63,6 +67,9 @@ Common options:
   --oauth            serve: the OAuth 2.1 authorization server for hosted MCP clients (claude.ai, ChatGPT);
                      env MEMORY_OAUTH=1. Needs --public-url (env MEMORY_PUBLIC_URL): the https URL of the TLS
                      proxy in front (http only on loopback). Access tokens live MEMORY_OAUTH_ACCESS_TTL s (3600)
+  --trust-proxy LIST serve: the reverse proxies in front (addresses, CIDR ranges, or loopback/linklocal/
+                     uniquelocal; comma-separated; env MEMORY_TRUST_PROXY): only from them is the client's
+                     address read from X-Forwarded-For (rate limits by address); default: none, the peer counts
   -h, --help         this text
 `;
 
@@ -80,6 +87,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'rate-limit': { type: 'string' },
   'metrics-token': { type: 'string' },
+  'trust-proxy': { type: 'string' },
   app: { type: 'string' },
   name: { type: 'string' },
   'user-id': { type: 'string' },
@@ -201,6 +209,12 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         }
         return await exportCommand(runtimeConfig(values, env), sub, { userId: values['user-id'], appId: values['app-id'] }, out);
       }
+      case 'calibrate':
+        if (sub !== undefined) {
+          out.notice('Usage: agent-memory calibrate [--model NAME] [--model-dir DIR] [--db PATH | --database-url URL]');
+          return 2;
+        }
+        return await calibrateCommand(runtimeConfig(values, env), out);
       case 'reembed':
         return await reembedCommand(runtimeConfig(values, env), out, { force: values.force === true });
       case 'copy': {

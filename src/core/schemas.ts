@@ -436,6 +436,12 @@ export const scorePartsSchema = z
       .describe(
         "'semantic' when the embedding model understands both the query's and the memory's language; 'words' when it does not, and the words carry the evidence with their own calibration.",
       ),
+    calibration: z
+      .enum(['builtin', 'fitted', 'pending', 'failed'])
+      .optional()
+      .describe(
+        "Where the score map comes from: 'builtin' (shipped for this model), 'fitted' (fitted by the service for this model: agent-memory calibrate), 'pending' (being fitted in the background: a conservative map meanwhile), 'failed' (the fit failed: the conservative map stays).",
+      ),
   })
   .describe('The parts of the score (explain: true).');
 

@@ -62,6 +62,11 @@ export interface HealthReport {
   model: 'ready' | 'loading' | 'failed';
   /** Why the service is not ok, in a sentence. */
   reason?: string;
+  /**
+   * Where the score map comes from (ranking/calibrated-ranker.ts): 'pending' while the service fits one for a model
+   * that has none (the service is ok meanwhile, with a conservative map). Absent with a fixed ranker.
+   */
+  calibration?: 'builtin' | 'fitted' | 'pending' | 'failed';
 }
 
 export interface MemoryServiceDeps {
@@ -452,12 +457,14 @@ export class MemoryService {
       return false;
     });
     const model = this.embeddings.status;
-    if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason };
+    const status = this.#ranker.calibrationStatus?.();
+    const calibration = status === undefined ? {} : { calibration: status };
+    if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason, ...calibration };
     if (model === 'failed') {
-      return { status: 'unavailable', store: 'ok', model, reason: 'The embedding model could not be loaded; the server log says why.' };
+      return { status: 'unavailable', store: 'ok', model, reason: 'The embedding model could not be loaded; the server log says why.', ...calibration };
     }
-    if (model === 'loading') return { status: 'starting', store: 'ok', model, reason: 'The embedding model is loading.' };
-    return { status: 'ok', store: 'ok', model };
+    if (model === 'loading') return { status: 'starting', store: 'ok', model, reason: 'The embedding model is loading.', ...calibration };
+    return { status: 'ok', store: 'ok', model, ...calibration };
   }
 }
 

@@ -327,6 +327,18 @@ export interface ModelStore {
   replaceEmbeddings(swap: EmbeddingSwap): Promise<{ memories: number }>;
 }
 
+/**
+ * Score calibrations fitted by the service itself (`agent-memory calibrate`, or in the background at start) for a
+ * model without a built-in one, keyed by the model's name and dimension so that every node of the database uses
+ * the same one. The calibration is JSON the core parses (core/ranking/calibration.ts); the store only keeps it.
+ */
+export interface CalibrationStore {
+  /** The stored calibration of the model, if any. */
+  getCalibration(model: ModelRecord): Promise<unknown>;
+  /** Stores (or replaces) the model's calibration. */
+  putCalibration(model: ModelRecord, calibration: unknown, fittedAt: string): Promise<void>;
+}
+
 /** The connection itself: what the backend is, whether it answers, and closing it. */
 export interface StoreConnection {
   readonly capabilities: StoreCapabilities;
@@ -339,4 +351,11 @@ export interface StoreConnection {
  * A storage backend: every concern above, implemented by one class per backend (SqliteStore, PgStore). Code that
  * needs one concern takes that part (a KeyStore, an AppStore), so what it touches is visible in its signature.
  */
-export type MemoryStore = AppStore & MemoryRecordStore & IdempotencyStore & KeyStore & OAuthStore & ModelStore & StoreConnection;
+export type MemoryStore = AppStore &
+  MemoryRecordStore &
+  IdempotencyStore &
+  KeyStore &
+  OAuthStore &
+  ModelStore &
+  CalibrationStore &
+  StoreConnection;

@@ -5,6 +5,7 @@
 import { HASH_MODEL, HashingEmbedder } from './hashing.js';
 import type { Embedder } from '../core/embedder.js';
 import { defaultWorkerCount, type EmbedPoolObserver } from './embed-pool.js';
+import { RenamedEmbedder } from './renamed.js';
 import { WorkerEmbedder } from './worker-embedder.js';
 import { EndpointEmbedder, type EndpointEmbedderOptions } from './endpoint.js';
 import type { Prefixes } from './endpoint-prefixes.js';
@@ -37,10 +38,14 @@ export interface CreateEmbedderOptions {
   onEndpointError?: ((reason: string) => void) | undefined;
   /** Told of every finished embedding call (metrics). */
   observer?: EmbedPoolObserver | undefined;
+  /** Measuring only: the model under this name (renamed.ts), so it is calibrated by the service as an unknown one. */
+  identity?: string | undefined;
 }
 
 /** Creates an embedder without loading anything: the model loads on `ready()` (or the first `embed()`). */
 export function createEmbedder(options: CreateEmbedderOptions = {}): Embedder {
+  const identity = options.identity?.trim();
+  if (identity) return new RenamedEmbedder(createEmbedder({ ...options, identity: undefined }), identity);
   const model = options.model?.trim() || DEFAULT_EMBEDDING_MODEL;
   if (options.url !== undefined && options.url !== '') {
     return new EndpointEmbedder({

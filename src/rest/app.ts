@@ -8,6 +8,7 @@ import type { OAuthServer } from '../core/oauth/server.js';
 import { consoleRouter } from './console.js';
 import { bearerChallenge } from './oauth/challenge.js';
 import { publicUrls, resourceMetadataUrl } from './oauth/metadata.js';
+import { oauthCors } from './oauth/cors.js';
 import { oauthRouter } from './oauth/router.js';
 import { requireRouteScope } from './middleware/scope.js';
 import { callerOf } from './locals.js';
@@ -43,11 +44,15 @@ export interface AppDeps {
   metrics?: MetricsEndpoint | undefined;
   /** The OAuth authorization server (`serve --oauth`): its endpoints, and the Bearer challenge on /v1 and /mcp. */
   oauth?: OAuthDeps | undefined;
+  /** Reverse proxies whose X-Forwarded-For names the client (runtime/trust-proxy.ts); none: the peer is the client. */
+  trustProxy?: readonly string[] | undefined;
 }
 
 export interface OAuthDeps {
   server: OAuthServer;
   publicUrl: URL;
+  /** Closed registration: /oauth/register needs this as a Bearer token (RFC 7591 initial access token). */
+  registrationToken?: string | undefined;
 }
 
 /** The HTTP application: no side effects at import, everything it uses is passed in. */
@@ -57,12 +62,17 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   // Express 5's default "simple" parser: a repeated parameter becomes an array, which validation rejects.
   app.set('query parser', 'simple');
+  // req.ip, which every rate limit keyed by address reads: the peer, or behind a trusted proxy the client it names.
+  app.set('trust proxy', deps.trustProxy && deps.trustProxy.length > 0 ? [...deps.trustProxy] : false);
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
   const { metrics } = deps;
   if (metrics) app.use(requestMetrics((...args) => metrics.httpRequest(...args)));
-  app.use(refuseHostless(), refuseOptions());
+  app.use(refuseHostless());
+  // The OAuth endpoints' CORS answers their preflights; every other OPTIONS is the contract's 404.
+  if (deps.oauth) app.use(oauthCors());
+  app.use(refuseOptions());
   app.use(healthRouter(deps.service));
   if (deps.consoleDir !== undefined) app.use('/console', mountPoint(), consoleRouter(deps.consoleDir));
   app.use(openApiRouter());
@@ -72,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
   const challenge = { v1: [] as RequestHandler[], mcp: [] as RequestHandler[] };
   if (deps.oauth) {
     const urls = publicUrls(deps.oauth.publicUrl);
-    app.use(oauthRouter({ server: deps.oauth.server, urls, rateLimiter: deps.rateLimiter, secure: deps.oauth.publicUrl.protocol === 'https:' }));
+    app.use(oauthRouter({ server: deps.oauth.server, urls, rateLimiter: deps.rateLimiter, secure: deps.oauth.publicUrl.protocol === 'https:', registrationToken: deps.oauth.registrationToken }));
     challenge.v1.push(bearerChallenge(resourceMetadataUrl(urls, 'root')));
     challenge.mcp.push(bearerChallenge(resourceMetadataUrl(urls, 'mcp')));
   }

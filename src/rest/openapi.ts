@@ -175,7 +175,14 @@ const OPERATIONS: Operation[] = [
     summary: 'Health: ok once the database and the embedding model are ready',
     open: true,
     responses: {
-      200: { description: 'Ready.', schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } },
+      200: {
+        description: "Ready. `calibration` is there when the score map is not the built-in one: 'pending' while the service fits one for its model (a conservative map meanwhile), then 'fitted'.",
+        schema: {
+          type: 'object',
+          required: ['status'],
+          properties: { status: { const: 'ok' }, calibration: { enum: ['fitted', 'pending', 'failed'] } },
+        },
+      },
       503: {
         description: 'Not ready: the report says which part and why.',
         schema: {
@@ -186,6 +193,7 @@ const OPERATIONS: Operation[] = [
             store: { enum: ['ok', 'unavailable'] },
             model: { enum: ['ready', 'loading', 'failed'] },
             reason: { type: 'string' },
+            calibration: { enum: ['builtin', 'fitted', 'pending', 'failed'] },
           },
         },
       },

@@ -1,4 +1,5 @@
 import type { LogLevel } from '../core/logger.js';
+import type { ClientLimits } from '../core/oauth/server.js';
 
 /** What the wiring needs to open a runtime; the CLI fills it from flags, then environment variables, then defaults. */
 export interface RuntimeConfig {
@@ -13,6 +14,11 @@ export interface RuntimeConfig {
   embedWorkers?: number | undefined;
   /** Endpoint settings when the model is served by an OpenAI-compatible API (`--embed-url`). */
   endpoint?: EndpointConfig | undefined;
+  /**
+   * Measuring only (`MEMORY_MODEL_IDENTITY`): the model is recorded and calibrated under this name instead of its
+   * own, so a model with a built-in calibration can be calibrated by the service and compared with it.
+   */
+  modelIdentity?: string | undefined;
   logLevel: LogLevel;
 }
 
@@ -36,6 +42,8 @@ export interface ServeConfig extends RuntimeConfig {
   metricsToken?: string | undefined;
   /** The OAuth authorization server for hosted MCP clients (`--oauth`); off when undefined. */
   oauth?: OAuthConfig | undefined;
+  /** Reverse proxies whose X-Forwarded-For is believed (`--trust-proxy`, runtime/trust-proxy.ts); none when undefined. */
+  trustProxy?: readonly string[] | undefined;
 }
 
 export interface OAuthConfig {
@@ -43,6 +51,10 @@ export interface OAuthConfig {
   publicUrl: string;
   /** Access token lifetime in seconds (default 3600). */
   accessTtlSeconds?: number | undefined;
+  /** Closed registration: /oauth/register needs `Authorization: Bearer <this>` (MEMORY_OAUTH_REGISTRATION_TOKEN). */
+  registrationToken?: string | undefined;
+  /** Bounds on registered clients (core/oauth/server.ts DEFAULT_CLIENT_LIMITS); tests lower them. */
+  clientLimits?: Partial<ClientLimits> | undefined;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);

@@ -1,8 +1,10 @@
 import { EmbeddingState } from '../core/embedding-state.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimiter } from '../core/rate-limit.js';
+import { shippedLabelledSets, withoutSets } from '../core/calibration/labelled-sets.js';
+import { selfCalibrate, startingRanker } from '../core/calibration/self-calibration.js';
+import type { CalibrationStatus } from '../core/ranking/calibrated-ranker.js';
 import { resolveCalibration } from '../core/ranking/calibration.js';
-import { HybridRanker, paramsFor } from '../core/ranking/hybrid-ranker.js';
 import { MemoryService } from '../core/service.js';
 import type { MemoryStore } from '../core/store.js';
 import { createEmbedder } from '../embeddings/index.js';
@@ -26,11 +28,18 @@ export interface Runtime {
   rateLimiter(perMinute: number): RateLimiter;
   /** Resolves once the model is loaded and the database accepted it; rejects on a model mismatch or load failure. */
   modelReady: Promise<EmbedderInfo>;
+  /**
+   * Resolves with where the score map comes from once it is settled: at once for a built-in one; for a model
+   * without one, after the stored calibration is read or a new one is fitted and stored (self-calibration.ts).
+   */
+  calibrated: Promise<CalibrationStatus>;
   close(): Promise<void>;
 }
 
 export type RuntimeOptions = StorageConfig &
-  Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'> & {
+  Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'modelIdentity' | 'endpoint'> & {
+    /** Shipped labelled sets a calibration fitted here leaves out (an evaluation never fits on the set it measures). */
+    calibrationExclude?: readonly string[] | undefined;
     /** A server (serve, mcp): an embedding endpoint that is down at start is waited for, not given up on. */
     waitForEndpoint?: boolean | undefined;
   };
@@ -49,18 +58,25 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     return info;
   });
   const embeddings = new EmbeddingState(embedder, modelReady);
-  // Scores are calibrated per model: a model without a calibration still ranks, but 0.7 means less; say so.
-  const calibration = resolveCalibration(embedder.model, config.modelDir);
-  if (calibration.fallback) {
-    logger?.warn('no score calibration for this embedding model: using use-lite\'s, so minScore 0.7 is not calibrated; fit one with npm run calibrate', {
-      model: embedder.model,
-    });
+  // Scores are calibrated per model: a model without a calibration of its own gets one fitted by the service (or
+  // the one another node stored), in the background, with a conservative map meanwhile; say so.
+  const ranker = startingRanker(resolveCalibration(embedder.model, config.modelDir));
+  if (ranker.status === 'pending') {
+    logger?.info('no built-in score calibration for this embedding model: the service calibrates it in the background', { model: embedder.model });
   }
-  const ranker = new HybridRanker(paramsFor(calibration.calibration));
+  let closed = false;
+  const calibrated = selfCalibrate({
+    embedder,
+    modelReady,
+    store,
+    ranker,
+    data: () => withoutSets(shippedLabelledSets(), config.calibrationExclude ?? []),
+    logger,
+    stopped: () => closed,
+  });
   const service = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
   // With metrics, the service's operations are measured in place (the same instance: instrument.ts says why).
   if (metrics) instrumentService(service, metrics);
-  let closed = false;
   return {
     service,
     store,
@@ -68,6 +84,7 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     location: backend.location,
     rateLimiter: backend.rateLimiter,
     modelReady,
+    calibrated,
     async close() {
       if (closed) return;
       closed = true;
@@ -79,13 +96,14 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
 
 /** The configured model (its workers start loading it now), for a runtime or a command that embeds (reembed). */
 export function openEmbedder(
-  config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'endpoint'>,
+  config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'modelIdentity' | 'endpoint'>,
   metrics?: Metrics,
   /** Given for a server: an endpoint down at start is probed again until it answers, each miss logged. */
   waitingLogger?: Logger,
 ): Embedder {
   const endpoint = config.endpoint;
   const embedder = createEmbedder({
+    identity: config.modelIdentity,
     keepProbing: waitingLogger
       ? { onWaiting: (error) => waitingLogger.warn('the embedding endpoint is not answering: probing again; stores wait for it (then 503), recalls answer on the words', { error: error.message }) }
       : undefined,

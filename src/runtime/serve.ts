@@ -42,7 +42,7 @@ export interface ServeOptions {
  * The authorization server over this runtime's database: tokens for this server's resources only, the consent
  * page checking keys alone (a token cannot approve another client).
  */
-function oauthServer(config: NonNullable<ServeConfig['oauth']>, runtime: Runtime, logger: Logger): { server: OAuthServer; publicUrl: URL } {
+function oauthServer(config: NonNullable<ServeConfig['oauth']>, runtime: Runtime, logger: Logger): { server: OAuthServer; publicUrl: URL; registrationToken?: string | undefined } {
   const publicUrl = checkPublicUrl(config.publicUrl);
   const urls = publicUrls(publicUrl);
   const server = new OAuthServer({
@@ -51,8 +51,9 @@ function oauthServer(config: NonNullable<ServeConfig['oauth']>, runtime: Runtime
     resources: [urls.mcpResource, urls.rootResource],
     logger,
     ...(config.accessTtlSeconds === undefined ? {} : { accessTtlSeconds: config.accessTtlSeconds }),
+    ...(config.clientLimits === undefined ? {} : { clientLimits: config.clientLimits }),
   });
-  return { server, publicUrl };
+  return { server, publicUrl, registrationToken: config.registrationToken };
 }
 
 /** Starts the HTTP server (REST, the console, and /mcp when given): the CLI's `serve`, the server entry and the tests use it. */
@@ -86,6 +87,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
     service: runtime.service,
     authenticator: new Authenticator({ store: runtime.store, extraKeys, tokens: oauth?.server }),
     oauth,
+    trustProxy: config.trustProxy,
     rateLimiter: metrics ? instrumentRateLimiter(limiter, metrics) : limiter,
     logger,
     consoleDir: DEFAULT_CONSOLE_DIR,

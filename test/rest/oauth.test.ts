@@ -14,7 +14,7 @@ import { createApiKey } from '../../src/core/key-admin.js';
 import type { MemoryService } from '../../src/core/service.js';
 import { createMcpHttpHandler } from '../../src/mcp/http.js';
 import { findChromium, launchChromium, type Browser } from '../console/support/browser.js';
-import { startTestServer, TEST_BACKEND, TEST_KEY, type TestServer } from '../helpers/server.js';
+import { startTestServer, TEST_BACKEND, TEST_KEY, TEST_METRICS_TOKEN, type TestServer } from '../helpers/server.js';
 import { consent, MemoryOAuthClient, pkce, startCallback, type Callback } from './support/oauth-client.js';
 
 const found = findChromium();
@@ -54,7 +54,7 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;
     mcpUrl = `${publicUrl}/mcp`;
-    server = await startTestServer({ port, oauth: { publicUrl } }, { mcpHandler });
+    server = await startTestServer({ port, oauth: { publicUrl }, metricsToken: TEST_METRICS_TOKEN }, { mcpHandler });
     if (TEST_BACKEND === 'sqlite') {
       second = await startTestServer({ dbPath: server.dbPath, oauth: { publicUrl } }, { mcpHandler });
     }
@@ -330,6 +330,53 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
       expect(res.headers.get('location'), JSON.stringify(params)).toBeNull();
       expect(await res.text()).not.toContain('evil.example/phish?');
     }
+  });
+
+  it('names a look-alike redirect host in ASCII on the consent page, with a warning', async () => {
+    const lookAlike = 'https://cl\u0430ude.ai/api/mcp/auth_callback';
+    const reg = (await (
+      await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [lookAlike], client_name: 'Claude', token_endpoint_auth_method: 'none' }) })
+    ).json()) as { client_id: string; redirect_uris: string[] };
+    const url = new URL(`${server.url}/oauth/authorize`);
+    url.search = new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: reg.redirect_uris[0] ?? lookAlike, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource: mcpUrl }).toString();
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<strong class="redirect-host">xn--clude-5ve.ai</strong>');
+    expect(html).toMatch(/class="notice redirect-warning" role="alert">The address mixes alphabets/);
+    expect(html).not.toContain('cl\u0430ude.ai/api');
+  });
+
+  it('answers CORS preflights on the endpoints a browser client calls, and only there', async () => {
+    const preflight = (path: string, method = 'POST') =>
+      fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { Origin: 'https://inspector.example', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type' } });
+    for (const path of ['/oauth/register', '/oauth/token', '/oauth/revoke']) {
+      const res = await preflight(path);
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+      expect(res.headers.get('access-control-allow-headers')).toMatch(/Content-Type/);
+    }
+    const meta = await preflight('/.well-known/oauth-authorization-server', 'GET');
+    expect(meta.status).toBe(204);
+    expect(meta.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+    const doc = await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`, { headers: { Origin: 'https://inspector.example' } });
+    expect(doc.headers.get('access-control-allow-origin')).toBe('*');
+    // Pages a person opens, and the API itself: no CORS, OPTIONS is the contract's 404.
+    for (const path of ['/oauth/authorize', '/oauth/consent', '/v1/memories', '/mcp']) {
+      const res = await preflight(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
+    }
+  });
+
+  it('names the registration, token and revocation endpoints in /metrics (not all route="/")', async () => {
+    await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [callback.url], token_endpoint_auth_method: 'none' }) });
+    await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: 'nope', client_id: 'nope' });
+    await post('/oauth/revoke', { token: 'nope', client_id: 'nope' });
+    const text = await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text();
+    for (const route of ['/oauth/register', '/oauth/token', '/oauth/revoke']) expect(text).toContain(`method="POST",route="${route}"`);
+    expect(text).not.toContain('route="/"');
   });
 
   it('issues tokens for this server only, and refuses a token for another resource', async () => {

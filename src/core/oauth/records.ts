@@ -17,6 +17,11 @@ export interface OAuthClientRecord {
   secretHash: string | null;
   createdAt: string;
   revokedAt: string | null;
+  /**
+   * When a person first allowed it (its first authorization code); null for a client that never completed an
+   * authorization. Those are capped and deleted after a while: anyone may register one (DCR).
+   */
+  authorizedAt: string | null;
 }
 
 /** A consent page that was shown: its form must come back with the CSRF token issued with it, once, in time. */
@@ -78,6 +83,15 @@ export interface OAuthStore {
   listOAuthClients(): Promise<OAuthClientRecord[]>;
   /** Returns false when no client has that id. Every token of the client stops working at once. */
   revokeOAuthClient(id: string, at: string): Promise<boolean>;
+  /** Records the client's first authorization (kept when already set). */
+  markOAuthClientAuthorized(id: string, at: string): Promise<void>;
+  /** Every registered client, and those that never completed an authorization (revoked ones included). */
+  countOAuthClients(): Promise<{ total: number; unused: number }>;
+  /**
+   * Deletes at most `limit` clients registered before `registeredBefore` that never completed an authorization and
+   * have no consent page open; returns how many.
+   */
+  pruneUnusedOAuthClients(registeredBefore: string, limit: number): Promise<number>;
   createOAuthPending(pending: OAuthPendingRecord): Promise<void>;
   /** Deletes and returns the pending request: a consent form can be answered once. */
   takeOAuthPending(id: string): Promise<OAuthPendingRecord | undefined>;

@@ -21,8 +21,31 @@ export interface OAuthServerOptions {
   resources: readonly string[];
   /** Access token lifetime in seconds (default one hour). */
   accessTtlSeconds?: number;
+  /** Bounds on registered clients (DEFAULT_CLIENT_LIMITS). */
+  clientLimits?: Partial<ClientLimits>;
   now?: () => number;
   logger?: Logger;
+}
+
+/**
+ * Anyone may register a client (DCR), and each is a row: registrations are bounded. A client that never completed an
+ * authorization is "unused": at most `unused` of them at once, each deleted `unusedTtlSeconds` after registering
+ * unless a person has allowed it by then; at most `total` clients in all (an operator removes old ones with
+ * `agent-memory oauth revoke`). Real clients register and authorize within a minute.
+ */
+export interface ClientLimits {
+  unused: number;
+  total: number;
+  unusedTtlSeconds: number;
+}
+
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = { unused: 500, total: 10_000, unusedTtlSeconds: 3_600 };
+
+/** Why a registration cannot be taken now: `busy` clears as unused clients expire, `full` needs an operator. */
+export interface RegistrationRefusal {
+  kind: 'busy' | 'full';
+  message: string;
+  retryAfterSeconds?: number;
 }
 
 /** What the client registers (RFC 7591), after the HTTP layer parsed it. */
@@ -86,6 +109,7 @@ export class OAuthServer {
   readonly #resources: Set<string>;
   readonly #accessTtl: number;
   readonly #now: () => number;
+  readonly #limits: ClientLimits;
   /** Expired codes, consent requests and tokens go in the background, poked by the requests that make new ones. */
   readonly #prune: Chore;
 
@@ -95,11 +119,37 @@ export class OAuthServer {
     this.#resources = new Set(options.resources.map((r) => normalizeResource(r) ?? r));
     this.#accessTtl = options.accessTtlSeconds ?? LIFETIMES.access;
     this.#now = options.now ?? Date.now;
-    this.#prune = new Chore(() => pruneInBatches((limit) => this.#store.pruneOAuth(this.#at(), limit)), {
+    this.#limits = { ...DEFAULT_CLIENT_LIMITS, ...options.clientLimits };
+    this.#prune = new Chore(() => this.pruneNow(), {
       name: 'oauth pruning',
       logger: options.logger ?? silentLogger,
       now: this.#now,
     });
+  }
+
+  /** Deletes expired codes, consent requests and tokens, and unused clients past their time; returns how many. */
+  async pruneNow(): Promise<number> {
+    const expired = await pruneInBatches((limit) => this.#store.pruneOAuth(this.#at(), limit));
+    const unused = await pruneInBatches((limit) => this.#store.pruneUnusedOAuthClients(this.#at(-this.#limits.unusedTtlSeconds), limit));
+    return expired + unused;
+  }
+
+  /** Whether a registration may be taken now (checked before the registration is read). */
+  async registrationRefusal(): Promise<RegistrationRefusal | undefined> {
+    const { total, unused } = await this.#store.countOAuthClients();
+    if (total >= this.#limits.total) {
+      return { kind: 'full', message: `This server holds its most clients (${this.#limits.total}); its operator can remove unused ones with \`agent-memory oauth revoke\`.` };
+    }
+    if (unused >= this.#limits.unused) {
+      // Unused clients go after unusedTtlSeconds; housekeeping may be due now.
+      this.#prune.poke();
+      return {
+        kind: 'busy',
+        message: `Too many clients registered without completing an authorization (${this.#limits.unused}); retry later.`,
+        retryAfterSeconds: Math.max(60, Math.ceil(this.#limits.unusedTtlSeconds / 10)),
+      };
+    }
+    return undefined;
   }
 
   /** Resolves once a pruning run in flight has ended (shutdown). */
@@ -160,8 +210,10 @@ export class OAuthServer {
       secretHash: secret?.hash ?? null,
       createdAt: this.#at(),
       revokedAt: null,
+      authorizedAt: null,
     };
     await this.#store.createOAuthClient(client);
+    this.#prune.poke();
     return { client, secret: secret?.secret ?? null };
   }
 
@@ -279,6 +331,8 @@ export class OAuthServer {
       expiresAt: this.#at(LIFETIMES.code),
       usedAt: null,
     });
+    // A person allowed it: the client is no longer an unused registration (kept past unusedTtlSeconds).
+    await this.#store.markOAuthClientAuthorized(client.id, this.#at());
     redirect.searchParams.set('code', code.secret);
     return { kind: 'redirect', url: redirect.href };
   }
@@ -312,6 +366,11 @@ export class OAuthServer {
     const found = REFRESH_TOKEN_PATTERN.test(token) ? await this.#store.findOAuthToken(hashSecret(token)) : undefined;
     if (!found || found.kind !== 'refresh' || found.clientId !== clientId) throw new OAuthProblem('invalid_grant', 'Unknown refresh token.');
     if (found.revokedAt !== null || found.ownerRevoked) throw new OAuthProblem('invalid_grant', 'This grant was revoked.');
+    // A grant for a resource this server no longer serves (restarted with another --public-url) would give an access
+    // token that every request then refuses: the client would loop refresh -> 401. It has to authorize again.
+    if (!this.#resources.has(found.resource)) {
+      throw new OAuthProblem('invalid_grant', `This grant is for ${found.resource}, which this server no longer serves; authorize again.`);
+    }
     if (found.usedAt !== null || !(await this.#store.useOAuthToken(found.hash, this.#at()))) {
       await this.#store.revokeOAuthFamily(found.familyId, this.#at());
       throw new OAuthProblem('invalid_grant', 'This refresh token was already used; the grant is revoked.');

@@ -42,4 +42,6 @@ export interface Ranker {
   plan(query: string, limit: number): QueryPlan;
   /** Candidates scored and sorted best first (ties: see compareScored in hybrid-ranker.ts). */
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[];
+  /** Where its score map comes from, for /healthz (calibrated-ranker.ts); absent: a fixed ranker. */
+  calibrationStatus?(): 'builtin' | 'fitted' | 'pending' | 'failed';
 }

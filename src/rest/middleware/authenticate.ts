@@ -15,7 +15,7 @@ export function authenticate(authenticator: Authenticator, limiter: RateLimiter)
     try {
       locals(res).caller = await authenticator.authenticate(req.get('Authorization'));
     } catch (error) {
-      if (isMemoryError(error) && error.code === 'auth_error') applyDecision(res, await limiter.take(`address:${req.socket.remoteAddress ?? 'unknown'}`));
+      if (isMemoryError(error) && error.code === 'auth_error') applyDecision(res, await limiter.take(`address:${req.ip ?? 'unknown'}`));
       throw error;
     }
     next();

@@ -57,7 +57,8 @@ export function refuseHostless(): RequestHandler {
 }
 
 /**
- * No route takes OPTIONS (there is no CORS: browsers are not clients of this API). Express would answer it itself
+ * No route takes OPTIONS (no CORS: browsers are not clients of this API; only the OAuth endpoints answer their
+ * preflights, oauth/cors.ts, mounted before this). Express would answer it itself
  * with a plain-text list of methods; it is the contract's JSON 404, like any other method a route does not take.
  */
 export function refuseOptions(): RequestHandler {

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { ConsentRequest } from '../../core/oauth/server.js';
 import type { Scope } from '../../core/scopes.js';
 import { CONSOLE_CSP, setPageHeaders } from '../console.js';
+import { redirectTarget } from '../../core/oauth/redirect-host.js';
 import { escapeHtml as e } from './html.js';
 
 const SCOPE_TEXT: Record<Scope, string> = {
@@ -50,12 +51,16 @@ export const CONSENT_FIELDS = { request: 'request', csrf: 'csrf', key: 'api_key'
 /** The consent page: who asks, where it goes back to, what it may do; the key field, Allow and Deny. */
 export function sendConsentPage(res: Response, request: ConsentRequest, status = 200, notice?: string): void {
   const name = request.client.name ?? 'An unnamed app';
+  // The host in ASCII (punycode) form, with a warning for internationalized and mixed-script hosts: a look-alike
+  // such as https://clаude.ai (Cyrillic "а") must not read as claude.ai here.
+  const target = redirectTarget(request.redirectUri);
   const scopes = request.scopes.map((s) => `<li>${e(SCOPE_TEXT[s])} <code>${e(s)}</code></li>`).join('');
   const body = `    <form class="card signin" method="post" action="/oauth/consent">
       <h1>Allow ${e(name)} to use your memory?</h1>
 ${notice ? `      <p class="notice" role="alert">${e(notice)}</p>\n` : ''}      <p>It will be able to:</p>
       <ul class="scopes">${scopes}</ul>
-      <p>When you answer, you are sent back to <code class="redirect">${e(request.redirectUri)}</code>.</p>
+      <p>When you answer, you are sent back to <strong class="redirect-host">${e(target.host)}</strong>, at <code class="redirect">${e(target.href)}</code>.</p>
+${target.warnings.map((w) => `      <p class="notice redirect-warning" role="alert">${e(w)}</p>\n`).join('')}
       <p class="hint">The app registered itself as <code>${e(request.client.id)}</code>; its name is its own claim, the address above is where your answer goes.</p>
       <label class="field"><span class="label">API key</span>
         <input type="password" name="${CONSENT_FIELDS.key}" autocomplete="off" spellcheck="false" autocapitalize="off" placeholder="amk_…" required autofocus>

@@ -6,7 +6,9 @@ import { MemoryError } from '../../core/errors.js';
 import { OAuthProblem } from '../../core/oauth/problem.js';
 import type { OAuthServer } from '../../core/oauth/server.js';
 import { hashSecret } from '../../core/oauth/tokens.js';
+import { sameDigest } from '../../core/keys.js';
 import type { RateLimiter } from '../../core/rate-limit.js';
+import { mountPoint } from '../middleware/request-metrics.js';
 import { CONSENT_FIELDS, sendConsentPage, sendErrorPage } from './consent-page.js';
 import { authorizationServerMetadata, OAUTH_PATHS, protectedResourceMetadata, type PublicUrls } from './metadata.js';
 import { ProviderAdapter } from './provider.js';
@@ -17,6 +19,11 @@ export interface OAuthRouterOptions {
   rateLimiter: RateLimiter;
   /** Whether the public URL is https: the consent cookie is then Secure. */
   secure: boolean;
+  /**
+   * RFC 7591's initial access token: when set, /oauth/register takes only requests with `Authorization: Bearer
+   * <it>` (closed registration: the operator registers clients); unset, anyone may register (claude.ai does).
+   */
+  registrationToken?: string | undefined;
 }
 
 /** OAuth's error body (RFC 6749 5.2). */
@@ -64,14 +71,42 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
   router.get('/.well-known/oauth-protected-resource', json(protectedResourceMetadata(urls, urls.rootResource)));
   router.get('/.well-known/oauth-protected-resource/mcp', json(protectedResourceMetadata(urls, urls.mcpResource)));
 
-  const limit: RequestHandler = (req, res, next) => {
-    options.rateLimiter.take(`oauth:${req.socket.remoteAddress ?? 'unknown'}`).then((decision) => {
+  // Registration has a bucket of its own: anyone may register, and a flood of registrations must not use up the
+  // bucket that token refreshes and authorizations of every user behind the same address (a proxy's) draw from.
+  const limitBy = (bucket: 'oauth' | 'oauth-register'): RequestHandler => (req, res, next) => {
+    options.rateLimiter.take(`${bucket}:${req.ip ?? 'unknown'}`).then((decision) => {
       if (decision && !decision.allowed) {
         res.setHeader('Retry-After', String(decision.retryAfterSeconds));
         oauthError(res, 429, 'too_many_requests', 'Too many authorization requests from this address; retry later.');
         return;
       }
       next();
+    }, next);
+  };
+  const limit = limitBy('oauth');
+
+  // Before the registration is read: the initial access token when registration is closed, then the bounds on
+  // registered clients (core/oauth/server.ts ClientLimits).
+  const admitRegistration: RequestHandler = (req, res, next) => {
+    if (req.method !== 'POST') {
+      next();
+      return;
+    }
+    if (options.registrationToken !== undefined) {
+      const given = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+      if (given === undefined || !sameDigest(hashSecret(given), hashSecret(options.registrationToken))) {
+        res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token", error_description="Registration needs this server\'s initial access token."');
+        oauthError(res, 401, 'invalid_token', 'Registration on this server is closed: it needs the initial access token (RFC 7591 3.1) as a Bearer token.');
+        return;
+      }
+    }
+    server.registrationRefusal().then((refusal) => {
+      if (!refusal) {
+        next();
+        return;
+      }
+      if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+      oauthError(res, refusal.kind === 'busy' ? 429 : 403, refusal.kind === 'busy' ? 'temporarily_unavailable' : 'access_denied', refusal.message);
     }, next);
   };
 
@@ -150,9 +185,10 @@ export function oauthRouter(options: OAuthRouterOptions): Router {
     }
   });
 
-  router.use(OAUTH_PATHS.token, limit, clientCredentials(), tokenHandler({ provider, rateLimit: false }));
-  router.use(OAUTH_PATHS.register, limit, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
-  router.use(OAUTH_PATHS.revoke, limit, clientCredentials(), revocationHandler({ provider, rateLimit: false }));
+  // mountPoint(): the SDK's handlers route '/', so /metrics would label all three route="/" without it.
+  router.use(OAUTH_PATHS.token, mountPoint(), limit, clientCredentials(), tokenHandler({ provider, rateLimit: false }));
+  router.use(OAUTH_PATHS.register, mountPoint(), limitBy('oauth-register'), admitRegistration, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
+  router.use(OAUTH_PATHS.revoke, mountPoint(), limit, clientCredentials(), revocationHandler({ provider, rateLimit: false }));
   router.use('/oauth', oauthErrors());
   return router;
 }

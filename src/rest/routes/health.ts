@@ -1,13 +1,17 @@
 import { Router } from 'express';
 import type { MemoryService } from '../../core/service.js';
 
-/** `GET /healthz`, without a key: 200 `{"status":"ok"}` once the store and the model are ready, else 503. */
+/**
+ * `GET /healthz`, without a key: 200 `{"status":"ok"}` once the store and the model are ready, else 503. With
+ * `calibration` beside it when the score map is not the built-in one ('pending' while the service fits it).
+ */
 export function healthRouter(service: MemoryService): Router {
   const router = Router();
   router.get('/healthz', async (_req, res) => {
     const report = await service.health();
     if (report.status === 'ok') {
-      res.json({ status: 'ok' });
+      // The built-in calibration is the usual case: the short answer stays as it was.
+      res.json(report.calibration === undefined || report.calibration === 'builtin' ? { status: 'ok' } : { status: 'ok', calibration: report.calibration });
       return;
     }
     res.status(503).json(report);

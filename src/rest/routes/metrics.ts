@@ -29,7 +29,7 @@ export function metricsRouter(endpoint: MetricsEndpoint, limiter: RateLimiter): 
     const header = req.headers.authorization ?? '';
     const match = /^Bearer (\S+)$/i.exec(header);
     if (match?.[1] === undefined || !sameToken(match[1], endpoint.token)) {
-      applyDecision(res, await limiter.take(`address:${req.socket.remoteAddress ?? 'unknown'}`));
+      applyDecision(res, await limiter.take(`address:${req.ip ?? 'unknown'}`));
       throw new MemoryError('auth_error', 'GET /metrics needs "Authorization: Bearer <metrics token>" (MEMORY_METRICS_TOKEN).');
     }
     const { contentType, body } = await endpoint.render();

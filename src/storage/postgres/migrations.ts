@@ -280,6 +280,42 @@ export const MIGRATIONS: readonly PgMigration[] = [
     name: 'user ids and caller keys in Unicode NFC',
     up: (client) => nfcIdentifiers(client),
   },
+  {
+    version: 8,
+    name: 'oauth: when a client first completed an authorization',
+    async up(client) {
+      // Registered clients that never completed an authorization are capped and deleted after a while (anyone may
+      // register one). Clients already holding a code or token count as authorized from their registration.
+      await ddl(
+        client,
+        `
+        ALTER TABLE oauth_clients ADD COLUMN authorized_at timestamptz;
+        UPDATE oauth_clients SET authorized_at = created_at
+          WHERE id IN (SELECT client_id FROM oauth_codes UNION SELECT client_id FROM oauth_tokens);
+        CREATE INDEX oauth_clients_unused ON oauth_clients (created_at) WHERE authorized_at IS NULL;
+      `,
+      );
+    },
+  },
+  {
+    version: 9,
+    name: 'score calibrations fitted by the service, per model',
+    async up(client) {
+      // agent-memory calibrate (core/calibration): one row per model name and dimension, read by every node.
+      await ddl(
+        client,
+        `
+        CREATE TABLE model_calibrations (
+          model text NOT NULL,
+          dimension integer NOT NULL,
+          calibration jsonb NOT NULL,
+          fitted_at timestamptz NOT NULL,
+          PRIMARY KEY (model, dimension)
+        );
+      `,
+      );
+    },
+  },
 ];
 
 /**

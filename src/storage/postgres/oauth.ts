@@ -24,8 +24,8 @@ export class PgOAuthRows {
   async createClient(client: OAuthClientRecord): Promise<void> {
     await query(
       this.#pool,
-      'INSERT INTO oauth_clients (id, metadata, name, redirect_uris, secret_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [client.id, JSON.stringify(client.metadata), client.name, JSON.stringify(client.redirectUris), client.secretHash, client.createdAt, client.revokedAt],
+      'INSERT INTO oauth_clients (id, metadata, name, redirect_uris, secret_hash, created_at, revoked_at, authorized_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [client.id, JSON.stringify(client.metadata), client.name, JSON.stringify(client.redirectUris), client.secretHash, client.createdAt, client.revokedAt, client.authorizedAt],
     );
   }
 
@@ -42,6 +42,30 @@ export class PgOAuthRows {
   async revokeClient(id: string, at: string): Promise<boolean> {
     const result = await query(this.#pool, 'UPDATE oauth_clients SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, at]);
     return (result.rowCount ?? 0) > 0;
+  }
+
+  async markClientAuthorized(id: string, at: string): Promise<void> {
+    await query(this.#pool, 'UPDATE oauth_clients SET authorized_at = COALESCE(authorized_at, $2) WHERE id = $1', [id, at]);
+  }
+
+  async countClients(): Promise<{ total: number; unused: number }> {
+    const { rows } = await query<{ total: string; unused: string }>(
+      this.#pool,
+      'SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE authorized_at IS NULL) AS unused FROM oauth_clients',
+    );
+    return { total: Number(rows[0]?.total ?? 0), unused: Number(rows[0]?.unused ?? 0) };
+  }
+
+  async pruneUnusedClients(registeredBefore: string, limit: number): Promise<number> {
+    const result = await query(
+      this.#pool,
+      `DELETE FROM oauth_clients WHERE id IN (
+         SELECT id FROM oauth_clients
+         WHERE authorized_at IS NULL AND created_at < $1 AND id NOT IN (SELECT client_id FROM oauth_pending)
+         LIMIT $2)`,
+      [registeredBefore, limit],
+    );
+    return result.rowCount ?? 0;
   }
 
   async createPending(p: OAuthPendingRecord): Promise<void> {
@@ -145,6 +169,7 @@ interface ClientRow {
   secret_hash: string | null;
   created_at: Date;
   revoked_at: Date | null;
+  authorized_at: Date | null;
 }
 
 function toClient(row: ClientRow): OAuthClientRecord {
@@ -156,6 +181,7 @@ function toClient(row: ClientRow): OAuthClientRecord {
     secretHash: row.secret_hash,
     createdAt: iso(row.created_at),
     revokedAt: row.revoked_at === null ? null : iso(row.revoked_at),
+    authorizedAt: row.authorized_at === null ? null : iso(row.authorized_at),
   };
 }
 

@@ -850,6 +850,18 @@ export class PgStore implements MemoryStore {
     return this.#run(() => this.#oauth.revokeClient(id, at));
   }
 
+  markOAuthClientAuthorized(id: string, at: string): Promise<void> {
+    return this.#run(() => this.#oauth.markClientAuthorized(id, at));
+  }
+
+  countOAuthClients(): Promise<{ total: number; unused: number }> {
+    return this.#run(() => this.#oauth.countClients());
+  }
+
+  pruneUnusedOAuthClients(registeredBefore: string, limit: number): Promise<number> {
+    return this.#run(() => this.#oauth.pruneUnusedClients(registeredBefore, limit));
+  }
+
   createOAuthPending(pending: OAuthPendingRecord): Promise<void> {
     return this.#run(() => this.#oauth.createPending(pending));
   }
@@ -894,6 +906,26 @@ export class PgStore implements MemoryStore {
 
   getModel(): Promise<ModelRecord | undefined> {
     return this.#run(() => withClient(this.#pool, readModelRecord));
+  }
+
+  getCalibration(model: ModelRecord): Promise<unknown> {
+    return this.#run(async () => {
+      const row = await this.#one<{ calibration: unknown }>('SELECT calibration FROM model_calibrations WHERE model = $1 AND dimension = $2', [
+        model.model,
+        model.dimension,
+      ]);
+      return row?.calibration;
+    });
+  }
+
+  putCalibration(model: ModelRecord, calibration: unknown, fittedAt: string): Promise<void> {
+    return this.#run(async () => {
+      await query(
+        this.#pool,
+        'INSERT INTO model_calibrations (model, dimension, calibration, fitted_at) VALUES ($1, $2, $3, $4) ON CONFLICT (model, dimension) DO UPDATE SET calibration = excluded.calibration, fitted_at = excluded.fitted_at',
+        [model.model, model.dimension, JSON.stringify(calibration), fittedAt],
+      );
+    });
   }
 
   useModel(model: ModelRecord): Promise<void> {

@@ -238,6 +238,36 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'user ids and caller keys in Unicode NFC',
     up: nfcIdentifiers,
   },
+  {
+    version: 9,
+    name: 'oauth: when a client first completed an authorization',
+    up(db) {
+      // Registered clients that never completed an authorization are capped and deleted after a while (anyone may
+      // register one). Clients already holding a code or token count as authorized from their registration.
+      db.exec(`
+        ALTER TABLE oauth_clients ADD COLUMN authorized_at TEXT;
+        UPDATE oauth_clients SET authorized_at = created_at
+          WHERE id IN (SELECT client_id FROM oauth_codes UNION SELECT client_id FROM oauth_tokens);
+        CREATE INDEX oauth_clients_unused ON oauth_clients(created_at) WHERE authorized_at IS NULL;
+      `);
+    },
+  },
+  {
+    version: 10,
+    name: 'score calibrations fitted by the service, per model',
+    up(db) {
+      // agent-memory calibrate (core/calibration): one row per model name and dimension, read by every node.
+      db.exec(`
+        CREATE TABLE model_calibrations (
+          model TEXT NOT NULL,
+          dimension INTEGER NOT NULL,
+          calibration TEXT NOT NULL,
+          fitted_at TEXT NOT NULL,
+          PRIMARY KEY (model, dimension)
+        );
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -22,7 +22,7 @@ export class SqliteOAuthRows {
   }
 
   createClient(client: OAuthClientRecord): void {
-    this.#sql('INSERT INTO oauth_clients (id, metadata, name, redirect_uris, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    this.#sql('INSERT INTO oauth_clients (id, metadata, name, redirect_uris, secret_hash, created_at, revoked_at, authorized_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
       client.id,
       JSON.stringify(client.metadata),
       client.name,
@@ -30,6 +30,7 @@ export class SqliteOAuthRows {
       client.secretHash,
       client.createdAt,
       client.revokedAt,
+      client.authorizedAt,
     );
   }
 
@@ -44,6 +45,24 @@ export class SqliteOAuthRows {
 
   revokeClient(id: string, at: string): boolean {
     return this.#sql('UPDATE oauth_clients SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id).changes > 0;
+  }
+
+  markClientAuthorized(id: string, at: string): void {
+    this.#sql('UPDATE oauth_clients SET authorized_at = COALESCE(authorized_at, ?) WHERE id = ?').run(at, id);
+  }
+
+  countClients(): { total: number; unused: number } {
+    const row = this.#sql('SELECT COUNT(*) AS total, COALESCE(SUM(authorized_at IS NULL), 0) AS unused FROM oauth_clients').get() as { total: number; unused: number };
+    return { total: row.total, unused: row.unused };
+  }
+
+  pruneUnusedClients(registeredBefore: string, limit: number): number {
+    return this.#sql(
+      `DELETE FROM oauth_clients WHERE id IN (
+         SELECT id FROM oauth_clients
+         WHERE authorized_at IS NULL AND created_at < ? AND id NOT IN (SELECT client_id FROM oauth_pending)
+         LIMIT ?)`,
+    ).run(registeredBefore, limit).changes;
   }
 
   createPending(p: OAuthPendingRecord): void {
@@ -131,6 +150,7 @@ interface ClientRow {
   secret_hash: string | null;
   created_at: string;
   revoked_at: string | null;
+  authorized_at: string | null;
 }
 
 function toClient(row: ClientRow): OAuthClientRecord {
@@ -142,6 +162,7 @@ function toClient(row: ClientRow): OAuthClientRecord {
     secretHash: row.secret_hash,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    authorizedAt: row.authorized_at,
   };
 }
 

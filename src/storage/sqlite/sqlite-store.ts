@@ -853,6 +853,18 @@ export class SqliteStore implements MemoryStore {
     return this.#run(() => this.#oauth.revokeClient(id, at));
   }
 
+  markOAuthClientAuthorized(id: string, at: string): Promise<void> {
+    return this.#run(() => this.#oauth.markClientAuthorized(id, at));
+  }
+
+  countOAuthClients(): Promise<{ total: number; unused: number }> {
+    return this.#run(() => this.#oauth.countClients());
+  }
+
+  pruneUnusedOAuthClients(registeredBefore: string, limit: number): Promise<number> {
+    return this.#run(() => this.#oauth.pruneUnusedClients(registeredBefore, limit));
+  }
+
   createOAuthPending(pending: OAuthPendingRecord): Promise<void> {
     return this.#run(() => this.#oauth.createPending(pending));
   }
@@ -895,6 +907,23 @@ export class SqliteStore implements MemoryStore {
 
   getModel(): Promise<ModelRecord | undefined> {
     return this.#run(() => readModelRecord(this.#db));
+  }
+
+  getCalibration(model: ModelRecord): Promise<unknown> {
+    return this.#run(() => {
+      const row = this.#sql('SELECT calibration FROM model_calibrations WHERE model = ? AND dimension = ?').get(model.model, model.dimension) as
+        | { calibration: string }
+        | undefined;
+      return row === undefined ? undefined : (JSON.parse(row.calibration) as unknown);
+    });
+  }
+
+  putCalibration(model: ModelRecord, calibration: unknown, fittedAt: string): Promise<void> {
+    return this.#run(() => {
+      this.#sql(
+        'INSERT INTO model_calibrations (model, dimension, calibration, fitted_at) VALUES (?, ?, ?, ?) ON CONFLICT (model, dimension) DO UPDATE SET calibration = excluded.calibration, fitted_at = excluded.fitted_at',
+      ).run(model.model, model.dimension, JSON.stringify(calibration), fittedAt);
+    });
   }
 
   useModel(model: ModelRecord): Promise<void> {

@@ -137,6 +137,21 @@ describe('the authorization server', () => {
     expect(await refusal(oauth.refresh(ro.client.id, narrowed.refresh_token, undefined, undefined))).toBe('invalid_grant');
   });
 
+  it('refuses to refresh a grant for a resource it no longer serves (restart with another public URL), and keeps it usable there', async () => {
+    const g = await code();
+    const tokens = await oauth.exchangeCode(g.client.id, g.code, g.verifier, REDIRECT, RESOURCE);
+    // The same database, served under another public URL: the old grant's access token is refused there...
+    const moved = new OAuthServer({ store, authenticator: new Authenticator({ store, extraKeys: [CONFIGURED] }), resources: ['https://new.example.com/mcp'], now: () => now });
+    await expect(moved.verifyAccessToken(tokens.access_token)).rejects.toThrow(/another resource/);
+    // ...so a refresh must not hand out a new pair that would be refused too (a client would loop refresh -> 401).
+    const refused = await moved.refresh(g.client.id, tokens.refresh_token, undefined, undefined).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OAuthProblem);
+    expect((refused as OAuthProblem).code).toBe('invalid_grant');
+    expect((refused as OAuthProblem).message).toMatch(/no longer serves; authorize again/);
+    // The refusal did not use the refresh token up: back under the old URL it still works.
+    expect((await oauth.refresh(g.client.id, tokens.refresh_token, undefined, undefined)).token_type).toBe('Bearer');
+  });
+
   it('gives a client that asks for client_secret_post (as claude.ai does) a secret, kept as its hash only', async () => {
     const { client, secret } = await oauth.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' });
     expect(secret).toMatch(/^amcl_/);
@@ -152,5 +167,51 @@ describe('the authorization server', () => {
     await oauth.exchangeCode(g.client.id, g.code, g.verifier, REDIRECT, RESOURCE);
     now += 31 * 24 * 3600 * 1000;
     expect(await store.pruneOAuth(new Date(now).toISOString(), 100)).toBe(3);
+  });
+});
+
+describe('registered clients are bounded', () => {
+  it('deletes clients that never completed an authorization after their time, and keeps authorized ones', async () => {
+    const done = await code();
+    const unused = await register({ client_name: 'never authorized', redirect_uris: [REDIRECT] });
+    const opened = await register({ client_name: 'consent page open', redirect_uris: [REDIRECT] });
+    await oauth.beginConsent({ client: opened, redirectUri: REDIRECT, codeChallenge: pkce().challenge, state: undefined, scope: undefined, resource: RESOURCE });
+    expect(await store.countOAuthClients()).toEqual({ total: 3, unused: 2 });
+    expect((await store.findOAuthClient(done.client.id))?.authorizedAt).toBe(new Date(now).toISOString());
+
+    await oauth.pruneNow();
+    expect((await store.listOAuthClients()).length).toBe(3); // younger than an hour: all kept
+    now += 3_601_000;
+    await oauth.pruneNow();
+    // The unused one is gone; the authorized one stays (its code expired and was pruned too); the one whose consent
+    // page was open went with its pending request, which expired first.
+    const left = (await store.listOAuthClients()).map((c) => c.id);
+    expect(left).toContain(done.client.id);
+    expect(left).not.toContain(unused.id);
+    expect(await oauth.client(unused.id)).toBeUndefined();
+  });
+
+  it('refuses registration while too many clients wait unused (busy), and when the total is reached (full)', async () => {
+    const limited = new OAuthServer({
+      store,
+      authenticator: new Authenticator({ store }),
+      resources: [RESOURCE],
+      now: () => now,
+      clientLimits: { unused: 2, total: 3, unusedTtlSeconds: 60 },
+    });
+    expect(await limited.registrationRefusal()).toBeUndefined();
+    await limited.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    await limited.registerClient({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const busy = await limited.registrationRefusal();
+    expect(busy?.kind).toBe('busy');
+    expect(busy?.retryAfterSeconds).toBeGreaterThan(0);
+    // An hour later housekeeping has removed them: registration is open again.
+    now += 61_000;
+    await limited.pruneNow();
+    expect(await limited.registrationRefusal()).toBeUndefined();
+    await code(); // three authorized clients through the default server: the total is reached
+    await code();
+    await code();
+    expect((await limited.registrationRefusal())?.kind).toBe('full');
   });
 });

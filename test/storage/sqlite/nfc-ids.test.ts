@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
 import type { NewMemory } from '../../../src/core/store.js';
 import { ownerToken } from '../../../src/storage/sqlite/words.js';
+import { nfcIdentifiers } from '../../../src/storage/sqlite/nfc-ids.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 
 // Migration 8 on a file written before user ids and keys were normalised: the store itself takes any string, so the
@@ -34,9 +35,12 @@ function memory(userId: string, text: string, extra: Partial<NewMemory> = {}): N
   return { id: newMemoryId(), uuid: newUuid(), userId, appId, text, metadata: { topic: 'coffee' }, createdAt: NOW, embedding: Float32Array.of(1, 0, 0, 0), ...extra };
 }
 
-/** Closes the file, marks migration 8 as never applied, and opens it again: the migration runs on these rows. */
+/**
+ * Runs the migration's step again on these rows (as on a file written before it), then reopens the file. Called
+ * directly: the file is already at the latest version, so the migration runner would not run it again.
+ */
 async function rerunMigration(): Promise<void> {
-  store.database.prepare('DELETE FROM schema_migrations WHERE version = 8').run();
+  store.database.transaction(() => nfcIdentifiers(store.database)).immediate();
   await store.close();
   store = SqliteStore.open({ path });
   await store.useModel({ model: 'test-vectors', dimension: 4 });
