@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 export const UNIT = [
   'test/core/ranking/**/*.test.ts',
   'test/core/{housekeeping,rate-limit,vector,printable}.test.ts',
+  'test/core/text/statements.test.ts',
   'test/core/oauth/*.test.ts',
   'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool}.test.ts',
   'test/cli/config.test.ts',

@@ -5,7 +5,7 @@
  *   npm run calibrate -- --model NAME [--model-dir DIR] [--data DIR[,DIR...]] [--max-users N] [--out FILE]
  *                           [--cache .tmp/eval-embeddings.json]   (use-lite only: vectors from the tuning cache)
  *
- * Without --data it uses the evaluation suite's sets (tools/eval/suite.ts). The default output is the file beside
+ * Without --data it uses the evaluation suite's sets (tools/eval/suite.ts) but the check-only one (chat-check). The default output is the file beside
  * the model's own files (`<model-dir>/<model>/agent-memory-calibration.json`), or for `use-lite` the built-in
  * `src/core/ranking/calibrations/use-lite.json`.
  */
@@ -20,7 +20,7 @@ import { CachedEmbedder } from './eval/cached-service.js';
 import { EmbedCache } from './eval/embed-cache.js';
 import { firstUsers, loadEvalData } from './eval/dataset.js';
 import { readOffTopic } from './eval/off-topic.js';
-import { defaultSuite, evalSetOf } from './eval/suite.js';
+import { evalSetOf, tuningSets } from './eval/suite.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +46,7 @@ try {
   if (out === undefined) throw new Error('--out FILE is required for a model without --model-dir.');
   const maxUsers = Number(values['max-users']);
   if (!Number.isInteger(maxUsers) || maxUsers < 1) throw new Error('--max-users must be a positive integer.');
-  const sets = (values.data === undefined ? defaultSuite().sets : values.data.split(',').map((d) => evalSetOf(d))).map((set) => ({
+  const sets = (values.data === undefined ? tuningSets() : values.data.split(',').map((d) => evalSetOf(d))).map((set) => ({
     name: set.name,
     data: firstUsers(loadEvalData(set.dir), maxUsers),
     exhaustive: set.exhaustive,

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRuntime } from '../src/runtime/runtime.js';
 import { loadEvalData } from './eval/dataset.js';
-import { evaluate, reportMarkdown, suiteMarkdown, type SuiteFigures } from './eval/evaluate.js';
-import { defaultSuite, evalSetOf } from './eval/suite.js';
+import { evaluate, reportMarkdown, suiteMarkdown, suiteRows, type SuiteFigures } from './eval/evaluate.js';
+import { defaultSuite, evalSetOf, type EvalSet } from './eval/suite.js';
 import { readOffTopic } from './eval/off-topic.js';
 import { serviceRecall, storeMissing } from './eval/service-recall.js';
 
@@ -57,7 +57,8 @@ const started = Date.now();
 const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
 
 /** One folder through the real service: store what is missing, ask every question, report. */
-async function runSet(dir: string, exhaustive: boolean, db: string | undefined, print: boolean): Promise<SuiteFigures> {
+async function runSet(set: EvalSet, db: string | undefined, print: boolean): Promise<{ name: string; figures: SuiteFigures }[]> {
+  const { dir, exhaustive } = set;
   const data = loadEvalData(dir);
   const tempDir = db === undefined ? mkdtempSync(join(tmpdir(), 'agent-memory-eval-')) : undefined;
   const dbPath = db ?? join(tempDir as string, 'eval.db');
@@ -87,10 +88,10 @@ async function runSet(dir: string, exhaustive: boolean, db: string | undefined, 
       console.error(`run written to ${values.out}`);
     }
     if (print) {
-      console.log(reportMarkdown(report));
+      console.log(reportMarkdown(report, set.rowPerCategory));
       console.log(`\nEval time: ${seconds()} s in all, recall phase ${((Date.now() - storedAt) / 1000).toFixed(1)} s.`);
     }
-    return report.suite;
+    return suiteRows(set.name, report, set.rowPerCategory);
   } finally {
     await runtime.close();
     if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
@@ -100,7 +101,7 @@ async function runSet(dir: string, exhaustive: boolean, db: string | undefined, 
 try {
   if (values.data !== undefined) {
     const set = evalSetOf(values.data);
-    await runSet(set.dir, set.exhaustive, values.db, true);
+    await runSet(set, values.db, true);
   } else {
     // The suite: every kind of memory at once, one table. --db DIR keeps one database a set (set.db) for re-runs.
     const { sets, missing } = defaultSuite();
@@ -108,7 +109,7 @@ try {
     if (values.db !== undefined) mkdirSync(values.db, { recursive: true });
     const rows: { name: string; figures: SuiteFigures }[] = [];
     for (const set of sets) {
-      rows.push({ name: set.name, figures: await runSet(set.dir, set.exhaustive, values.db === undefined ? undefined : join(values.db, `${set.name}.db`), false) });
+      rows.push(...(await runSet(set, values.db === undefined ? undefined : join(values.db, `${set.name}.db`), false)));
     }
     console.log(suiteMarkdown(rows));
     console.log(`\nEval time: ${seconds()} s.`);

@@ -5,6 +5,7 @@
  * through `serviceBackend`; only this entry loads `ai`.
  */
 export { memoryTools, type MemoryTools, type MemoryToolsOptions } from './tools.js';
-export { DEFAULT_RECALL_TIMEOUT_MS, memoryMiddleware, type MemoryLogger, type MemoryMiddlewareOptions } from './middleware.js';
+export { DEFAULT_RECALL_TIMEOUT_MS, keptText, memoryMiddleware, type MemoryKeep, type MemoryLogger, type MemoryMiddlewareOptions } from './middleware.js';
+export { statementsOf } from '../core/text/statements.js';
 export type { MemoryBackend, MemoryScope, ToolErrorResult } from './scope.js';
 export { serviceBackend } from './service.js';

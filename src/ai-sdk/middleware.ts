@@ -2,9 +2,11 @@
  * `memoryMiddleware(...)`: a `LanguageModelMiddleware` for `wrapLanguageModel` that gives any model the user's
  * memories. Before each call it recalls for the last user message and adds the recall context as a system message;
  * a recall that fails or outlasts `timeoutMs` is logged and the call goes on without memories (memory must never
- * take the agent down). With `store: true` it also stores what the user said, after the call, without delaying it.
+ * take the agent down). With `store: true` it also stores what the user said worth remembering (its statements, by
+ * default), after the call, without delaying it.
  */
 import type { LanguageModelMiddleware } from 'ai';
+import { statementsOf } from '../core/text/statements.js';
 import type { MemoryBackend, MemoryScope } from './scope.js';
 
 /** Where the middleware says that it went on without memories, or could not store. `console` fits. */
@@ -22,10 +24,26 @@ export interface MemoryMiddlewareOptions extends MemoryScope {
   timeoutMs?: number;
   /** Store the last user message after each call (default false: storing is a decision of its own). */
   store?: boolean;
+  /**
+   * What `store` keeps of the message: `'statements'` (default) its statements joined (facts, preferences, plans,
+   * corrections; not questions, requests, greetings or small talk), `'everything'` the message as it is, or a function
+   * that returns the text to store (undefined: nothing).
+   */
+  keep?: MemoryKeep;
   logger?: MemoryLogger;
 }
 
 export const DEFAULT_RECALL_TIMEOUT_MS = 2000;
+
+export type MemoryKeep = 'statements' | 'everything' | ((message: string) => string | undefined);
+
+/** The text to store for a message under `keep`, or undefined when nothing of it is worth storing. */
+export function keptText(message: string, keep: MemoryKeep = 'statements'): string | undefined {
+  if (keep === 'everything') return message;
+  if (keep === 'statements') return statementsOf(message);
+  const text = keep(message)?.trim();
+  return text === undefined || text.length === 0 ? undefined : text;
+}
 
 /** The call options as the installed `ai` types them; the prompt is the same shape in specification v3 and v4. */
 type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
@@ -98,7 +116,9 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): LanguageMode
   let lastStored: string | undefined;
   const rememberUser = (params: CallOptions): void => {
     if (!options.store) return;
-    const text = lastUserText(params.prompt);
+    const said = lastUserText(params.prompt);
+    // A question, a request or a greeting is not memory: stored, it would later outrank the fact that answers it.
+    const text = said === undefined ? undefined : keptText(said, options.keep);
     if (text === undefined || text === lastStored) return;
     lastStored = text;
     // After the call and not awaited: the answer never waits on the store.

@@ -93,6 +93,33 @@ describe('memoryMiddleware', () => {
     expect((await client.list({ userId: 'dana', appId: 'kitchen' })).memories[0]?.text).toBe('Frank, my brother, is vegan.');
   });
 
+  it('stores the statements of a mixed message, not its greeting, question or thanks', async () => {
+    const model = new MockLanguageModelV4({ doGenerate: async () => answer('How about Tasca do Chico?') });
+    const wrapped = wrapLanguageModel({ model, middleware: memoryMiddleware({ client, userId: 'ines', store: true }) });
+    const prompt = "Hi! I'm vegetarian now, and my sister Marta lives in Porto. Can you suggest a restaurant for Saturday? Thanks!";
+    expect((await generateText({ model: wrapped, prompt })).text).toBe('How about Tasca do Chico?');
+    await until(async () => (await client.list({ userId: 'ines' })).total === 1);
+    expect((await client.list({ userId: 'ines' })).memories.map((m) => m.text)).toEqual(["I'm vegetarian now, and my sister Marta lives in Porto."]);
+  });
+
+  it('stores nothing of a message of questions and small talk, and everything with keep: everything', async () => {
+    const stores: string[] = [];
+    const counting = { recall: client.recall.bind(client), store: (input: StoreInput) => (stores.push(input.text), client.store(input)) };
+    const model = new MockLanguageModelV4({ doGenerate: async () => answer('ok') });
+    const filtered = wrapLanguageModel({ model, middleware: memoryMiddleware({ client: counting, userId: 'jo', store: true }) });
+    for (const prompt of ['Hey! Can I eat peanut butter?', 'thanks, bye!', 'suggest a restaurant for dinner with my sister']) {
+      await generateText({ model: filtered, prompt });
+    }
+    // The store is called (not awaited) as the call returns: none was.
+    expect(stores).toEqual([]);
+    const everything = wrapLanguageModel({ model, middleware: memoryMiddleware({ client: counting, userId: 'jo', store: true, keep: 'everything' }) });
+    await generateText({ model: everything, prompt: 'Hey! Can I eat peanut butter?' });
+    const own = wrapLanguageModel({ model, middleware: memoryMiddleware({ client: counting, userId: 'jo', store: true, keep: (m) => m.toUpperCase() }) });
+    await generateText({ model: own, prompt: 'Jo likes kites.' });
+    expect(stores).toEqual(['Hey! Can I eat peanut butter?', 'JO LIKES KITES.']);
+    await until(async () => (await client.list({ userId: 'jo' })).total === 2);
+  });
+
   it('stores the user message once per turn, not once per step of a tool loop', async () => {
     const stores: string[] = [];
     const counting = { recall: client.recall.bind(client), store: (input: StoreInput) => (stores.push(input.text), client.store(input)) };
@@ -131,7 +158,7 @@ describe('memoryMiddleware', () => {
     const model = new MockLanguageModelV4({ doGenerate: async () => answer('answered anyway') });
     const logger = recordingLogger();
     const wrapped = wrapLanguageModel({ model, middleware: memoryMiddleware({ client: down, userId: 'dana', store: true, logger }) });
-    expect((await generateText({ model: wrapped, prompt: 'Hello' })).text).toBe('answered anyway');
+    expect((await generateText({ model: wrapped, prompt: 'Dana likes kites.' })).text).toBe('answered anyway');
     await until(async () => logger.lines.length === 2);
     expect(logger.lines.map((l) => [l.message, l.fields?.reason])).toEqual([
       ['recall failed; the model is called without memories', 'error'],
@@ -160,5 +187,32 @@ describe('memoryMiddleware', () => {
     const prompt = model.doGenerateCalls[0]?.prompt ?? [];
     expect(prompt.map((m) => m.role)).toEqual(['system', 'user']);
     expect(prompt[0]?.role === 'system' && prompt[0].content).toMatch(/Dana is allergic to peanuts/);
+  });
+});
+
+// On the real model (USE-lite), as a new user meets it: recall at the server's defaults (limit 5, minScore 0.7) for a
+// message whose need is its second sentence. Before recall read a message as its parts, the first sentence pulled the
+// allergy under the threshold (0.6955) and the model got no memory at all.
+describe('memoryMiddleware on the real model', () => {
+  let real: TestServer;
+  let realClient: MemoryClient;
+  beforeAll(async () => {
+    real = await startTestServer({ model: 'use-lite' });
+    realClient = new MemoryClient({ apiKey: TEST_KEY, baseUrl: real.url });
+    for (const text of ['Ines is allergic to shellfish.', 'Ines runs 10 km every Sunday morning.', "User's sister Marta lives in Porto."]) {
+      await realClient.store({ userId: 'ines', text });
+    }
+  });
+  afterAll(() => real.stop());
+
+  // Skipped on this branch: it passes once the ranking that reads a message as its parts (branch chat-rank) is merged.
+  it.skip('adds the allergy for "Can I order the prawn curry? What am I allergic to?"', async () => {
+    const model = new MockLanguageModelV4({ doGenerate: async () => answer('Better not: prawns are shellfish.') });
+    const wrapped = wrapLanguageModel({ model, middleware: memoryMiddleware({ client: realClient, userId: 'ines' }) });
+    await generateText({ model: wrapped, prompt: 'Can I order the prawn curry? What am I allergic to?' });
+    const added = systemTexts(model.doGenerateCalls[0]?.prompt ?? []);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toContain('Ines is allergic to shellfish.');
+    expect(added[0]).not.toContain('Porto');
   });
 });

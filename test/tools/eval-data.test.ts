@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadEvalData, usersOf, type EvalData } from '../../tools/eval/dataset.js';
-import { defaultSuite, evalSetOf, FACT_LANGUAGES, FACT_SETS } from '../../tools/eval/suite.js';
+import { CHAT_SETS, defaultSuite, evalSetOf, FACT_LANGUAGES, FACT_SETS, tuningSets } from '../../tools/eval/suite.js';
 
 // The hand-written fact sets in other languages (tools/eval/data/facts-<code>/, and facts-mixed): read through the
 // evaluation's own loader and checked for what a typo or a copy-paste slip would break: ids, gold that points nowhere or at another
@@ -146,11 +146,131 @@ describe('facts-mixed holds what it is for', () => {
   });
 });
 
+/** The kinds of chat message, each a row of `npm run eval`; only "unanswerable" has (and must have) empty gold. */
+const CHAT_KINDS = ['plain', 'multi-sentence', 'implicit', 'unanswerable'];
+/** The three ways a memory names its user: an agent's note, the user's own words, or the user's name. */
+const AGENT_NOTE = /^(?:(?:The )?user(?:'s)?|(?:Der|Die) Nutzer(?:in)?s?|(?:El|La) usuari[oa])\b/iu;
+const FIRST_PERSON = /(?<![\p{L}'])(?:I|I'm|I've|I'd|my|me|[Ii]ch|[Mm]ein|[Mm]eine|[Mm]ir|[Mm]ich|[Mm]i|[Mm]e|[Yy]o|[Jj]uego)(?![\p{L}'])/u;
+const NAME_MEMORY = /^(?:My name is|User's name is|Ich heiße|Me llamo|El usuario se llama) /;
+/** People a set has at least: the German and Spanish set is the smaller one. */
+const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-de-es': 4 };
+
+describe.each(CHAT_SETS)('%s', (name) => {
+  const dir = `${DATA}${name}`;
+  const data: EvalData = loadEvalData(dir);
+  const memoryById = new Map(data.memories.map((m) => [m.id, m]));
+  const users = usersOf(data.memories);
+  const styleOf = (text: string): string => (AGENT_NOTE.test(text) ? 'agent' : FIRST_PERSON.test(text) ? 'first' : 'third');
+
+  it('is named for its folder, has exhaustive gold and one row per kind of message', () => {
+    expect(evalSetOf(dir)).toMatchObject({ name, exhaustive: true, rowPerCategory: true });
+  });
+
+  it('has its people with 15+ memories and 12 messages each, with unique ids of the set layout', () => {
+    expect(users.length).toBeGreaterThanOrEqual(MIN_PEOPLE[name]);
+    expect(new Set(data.queries.map((q) => q.userId))).toEqual(new Set(users));
+    for (const user of users) {
+      expect(user).toMatch(/^u-chat-[a-z]+-[a-z]+$/);
+      expect(byUser(data.memories, user).length).toBeGreaterThanOrEqual(15);
+      expect(byUser(data.queries, user)).toHaveLength(12);
+    }
+    expect(memoryById.size).toBe(data.memories.length);
+    expect(new Set(data.queries.map((q) => q.id)).size).toBe(data.queries.length);
+    for (const m of data.memories) expect(m.id).toMatch(new RegExp(`^${m.userId}:f\\d\\d$`));
+    for (const q of data.queries) expect(q.id).toMatch(new RegExp(`^${q.userId}:q\\d\\d$`));
+  });
+
+  it('stores the memories in increasing createdAt order, in random order of topic, minutes apart within a person', () => {
+    const times = data.memories.map((m) => Date.parse(m.createdAt));
+    for (const [i, t] of times.entries()) {
+      expect(Number.isNaN(t), data.memories[i]?.createdAt).toBe(false);
+      if (i > 0) expect(t).toBeGreaterThan(times[i - 1] as number);
+    }
+    for (const user of users) {
+      const own = byUser(data.memories, user);
+      for (let i = 1; i < own.length; i++) {
+        expect(Date.parse((own[i] as EvalData['memories'][number]).createdAt) - Date.parse((own[i - 1] as EvalData['memories'][number]).createdAt)).toBeGreaterThanOrEqual(3 * 60_000);
+      }
+      const ids = own.map((m) => m.id);
+      expect(ids).not.toEqual([...ids].sort());
+    }
+  });
+
+  it('points every gold id at a memory of the message\'s own user, once', () => {
+    for (const q of data.queries) {
+      expect(new Set(q.gold).size, q.id).toBe(q.gold.length);
+      for (const id of q.gold) expect(memoryById.get(id)?.userId, `${q.id} -> ${id}`).toBe(q.userId);
+    }
+  });
+
+  it('asks each person every kind of message, with gold exactly when a memory answers', () => {
+    for (const user of users) {
+      const queries = byUser(data.queries, user);
+      expect(queries.filter((q) => !CHAT_KINDS.includes(q.category)).map((q) => q.id)).toEqual([]);
+      for (const kind of CHAT_KINDS) expect(queries.filter((q) => q.category === kind).length, `${user} ${kind}`).toBeGreaterThanOrEqual(2);
+      for (const q of queries) expect([q.id, q.gold.length > 0, q.unanswerable]).toEqual([q.id, q.category !== 'unanswerable', q.category === 'unanswerable']);
+    }
+    // An implicit need usually rests on several memories (the allergy and the sister's diet).
+    const implicit = data.queries.filter((q) => q.category === 'implicit');
+    expect(implicit.filter((q) => q.gold.length >= 2).length).toBeGreaterThanOrEqual(implicit.length * 0.75);
+  });
+
+  it('writes multi-sentence messages as several sentences, and messages in the first person', () => {
+    const sentences = (t: string): number => t.split(/(?<=[.!?])\s+/).filter((x) => x.trim().length > 0).length;
+    for (const q of data.queries.filter((x) => x.category === 'multi-sentence')) expect(sentences(q.query), q.id).toBeGreaterThanOrEqual(2);
+    const firstPerson = data.queries.filter((q) => /(?<![\p{L}'])(?:I|I'm|my|me|we|our|us|ich|mein|meine|meiner|mir|mich|wir|unser|mi|me|yo|soy|nuestro)(?![\p{L}'])/iu.test(q.query));
+    expect(firstPerson.length).toBeGreaterThanOrEqual(data.queries.length / 2);
+  });
+
+  it('mixes the three styles of memory within people, and only some people have a memory of their name', () => {
+    const styles = data.memories.map((m) => styleOf(m.text));
+    for (const style of ['agent', 'first', 'third']) expect(styles.filter((s) => s === style).length, style).toBeGreaterThanOrEqual(data.memories.length / 6);
+    for (const user of users) expect(new Set(byUser(data.memories, user).map((m) => styleOf(m.text))).size, user).toBeGreaterThanOrEqual(2);
+    const named = users.filter((user) => byUser(data.memories, user).some((m) => NAME_MEMORY.test(m.text)));
+    expect(named.length).toBeGreaterThanOrEqual(2);
+    expect(users.length - named.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('chat-de-es is German and Spanish', () => {
+  it('has two German and two Spanish people, whose texts hold their languages\' letters', () => {
+    const data = loadEvalData(`${DATA}chat-de-es`);
+    const texts = (marks: RegExp): number => [...data.memories.map((m) => m.text), ...data.queries.map((q) => q.query)].filter((t) => marks.test(t)).length;
+    expect(usersOf(data.memories)).toHaveLength(4);
+    expect(texts(/[äöüß]/u)).toBeGreaterThanOrEqual(5);
+    expect(texts(/[ñ¿¡á]/u)).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('the chat check set is apart from the tuning set', () => {
+  it('shares no person, memory or message with it', () => {
+    const [tune, check] = CHAT_SETS.map((name) => loadEvalData(`${DATA}${name}`)) as [EvalData, EvalData];
+    const firstNames = (d: EvalData): Set<string> => new Set(usersOf(d.memories).map((u) => u.split('-')[2] as string));
+    expect([...firstNames(check)].filter((n) => firstNames(tune).has(n))).toEqual([]);
+    const texts = new Set([...tune.memories.map((m) => m.text), ...tune.queries.map((q) => q.query)].map((t) => t.toLowerCase()));
+    expect([...check.memories.map((m) => m.text), ...check.queries.map((q) => q.query)].filter((t) => texts.has(t.toLowerCase()))).toEqual([]);
+  });
+});
+
 describe('the evaluation suite', () => {
   it('measures each language in its own row after people-facts, then the mixed set', () => {
     const names = defaultSuite().sets.map((s) => s.name);
     const people = names.indexOf('people-facts');
     expect(people).toBeGreaterThanOrEqual(0);
     expect(names.slice(people + 1, people + 1 + FACT_SETS.length)).toEqual([...FACT_LANGUAGES.map((l) => `facts-${l}`), 'facts-mixed']);
+  });
+
+  it('measures the chat sets last, one row per kind of message', () => {
+    const sets = defaultSuite().sets;
+    expect(sets.slice(-CHAT_SETS.length).map((s) => [s.name, s.rowPerCategory])).toEqual(CHAT_SETS.map((name) => [name, true]));
+    expect(sets.filter((s) => s.rowPerCategory).length).toBe(CHAT_SETS.length);
+  });
+
+  it('leaves the check set out of what fitting and tuning use, and only it', () => {
+    expect(defaultSuite().sets.filter((s) => s.checkOnly).map((s) => s.name)).toEqual(['chat-check']);
+    const tuning = tuningSets().map((s) => s.name);
+    expect(tuning).not.toContain('chat-check');
+    expect(tuning).toEqual(expect.arrayContaining(['people-facts', 'chat', 'chat-de-es']));
+    expect(tuning).toHaveLength(defaultSuite().sets.length - 1);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalData } from '../../tools/eval/dataset.js';
-import { evaluate, reportMarkdown } from '../../tools/eval/evaluate.js';
+import { evaluate, reportMarkdown, suiteMarkdown, suiteRows } from '../../tools/eval/evaluate.js';
 import type { RecallFn } from '../../tools/eval/service-recall.js';
 
 const data: EvalData = {
@@ -42,5 +42,29 @@ describe('evaluate', () => {
     const report = await evaluate(data, recall, { limit: 5, minScore: 0, offTopic: ['x'], users: ['u2'] });
     expect(report.run.map((r) => r.id)).toEqual(['q4']);
     expect(report.offTopicCount).toBe(1);
+  });
+
+  it('gives the figures of each category on its own, with the unanswerable ones apart', async () => {
+    const chat: EvalData = {
+      memories: data.memories,
+      queries: [
+        { id: 'c1', userId: 'u1', query: 'pottery', gold: ['m1'], category: 'plain', unanswerable: false },
+        { id: 'c2', userId: 'u1', query: 'running', gold: ['m2'], category: 'multi-sentence', unanswerable: false },
+        { id: 'c3', userId: 'u1', query: 'pottery', gold: [], category: 'unanswerable', unanswerable: true },
+        { id: 'c4', userId: 'u2', query: 'nothing', gold: [], category: 'unanswerable', unanswerable: true },
+      ],
+    };
+    const report = await evaluate(chat, recall, { limit: 10, minScore: 0, offTopic: [], exhaustive: true });
+    expect(report.byCategory.map((k) => k.category)).toEqual(['plain', 'multi-sentence', 'unanswerable']);
+    expect(report.byCategory[0]?.figures).toMatchObject({ questions: 1, recall5: 1, hitAtDefaults: 1, precisionAtDefaults: 1, unanswerableEmpty: undefined });
+    // "running" returns only the wrong item at the defaults.
+    expect(report.byCategory[1]?.figures).toMatchObject({ questions: 1, recall5: 1, hitAtDefaults: 0, precisionAtDefaults: 0 });
+    // "pottery" with no gold returns m1 (not empty); "nothing" returns nothing.
+    expect(report.byCategory[2]?.figures).toMatchObject({ questions: 0, recall5: undefined, hitAtDefaults: undefined, unanswerableEmpty: 0.5, unanswerableCount: 2 });
+    expect(report.suite).toMatchObject({ questions: 2, hitAtDefaults: 0.5, precisionAtDefaults: 0.5, unanswerableEmpty: 0.5, offTopicEmpty: 1 });
+    const rows = suiteRows('chat', report, true);
+    expect(rows.map((r) => r.name)).toEqual(['chat', 'chat: plain', 'chat: multi-sentence', 'chat: unanswerable']);
+    expect(suiteRows('chat', report, false).map((r) => r.name)).toEqual(['chat']);
+    expect(suiteMarkdown(rows)).toContain('| chat: unanswerable | 0 | n/a | n/a | n/a | n/a | 0.500 (2) | n/a | n/a |');
   });
 });

@@ -9,7 +9,7 @@ import type { MemoryStore } from '../../src/core/store.js';
 import { cachedStore, memoisedStore } from './cached-service.js';
 import { firstUsers, loadEvalData, type EvalData } from './dataset.js';
 import type { EmbedCache } from './embed-cache.js';
-import { defaultSuite, evalSetOf, type EvalSet } from './suite.js';
+import { evalSetOf, tuningSets, type EvalSet } from './suite.js';
 
 export interface CachedSet {
   set: EvalSet;
@@ -19,9 +19,9 @@ export interface CachedSet {
   memoised: MemoryStore;
 }
 
-/** `dirs`: comma-separated folders, or the default suite when undefined; `maxUsers`: the first N users of each. */
+/** `dirs`: comma-separated folders, or the suite's tuning sets (all but check-only) when undefined; `maxUsers`: the first N users of each. */
 export async function loadCachedSets(cache: EmbedCache, dirs: string | undefined, maxUsers: number | undefined): Promise<CachedSet[]> {
-  const sets = dirs === undefined ? defaultSuite().sets : dirs.split(',').map((dir) => evalSetOf(dir));
+  const sets = dirs === undefined ? tuningSets() : dirs.split(',').map((dir) => evalSetOf(dir));
   const loaded: CachedSet[] = [];
   for (const set of sets) {
     const data = firstUsers(loadEvalData(set.dir), maxUsers);

@@ -44,10 +44,11 @@ export interface ThresholdLine {
  */
 export interface SuiteFigures {
   questions: number;
-  recall5: number;
-  recall10: number;
+  /** Undefined on a row with no answerable question (a kind of chat message that no memory answers). */
+  recall5: number | undefined;
+  recall10: number | undefined;
   /** Share of answerable questions with at least one gold memory among what recall returns at the defaults. */
-  hitAtDefaults: number;
+  hitAtDefaults: number | undefined;
   /**
    * Share of the memories returned at the defaults (answerable questions) that are gold: meaningful on sets whose
    * labels are exhaustive (fact lists); on dialogue sets a returned turn that is not cited may still be relevant.
@@ -56,7 +57,8 @@ export interface SuiteFigures {
   /** Share of the set's unanswerable questions that return nothing at the defaults. */
   unanswerableEmpty: number | undefined;
   unanswerableCount: number;
-  offTopicEmpty: number;
+  /** Undefined on a row of one kind of question (the off-topic questions are asked once a set). */
+  offTopicEmpty: number | undefined;
   /** LongMemEval: share of questions with any turn of an answer session in the top 5. */
   sessionHit5: number | undefined;
 }
@@ -64,6 +66,11 @@ export interface SuiteFigures {
 export interface EvalReport {
   rows: MetricRow[];
   suite: SuiteFigures;
+  /**
+   * The suite's figures for each category on its own, in order of first appearance (off-topic undefined): the rows
+   * of a set whose kinds of question are measured apart (the chat sets: plain, multi-sentence, implicit, unanswerable).
+   */
+  byCategory: { category: string; figures: SuiteFigures }[];
   run: { id: string; results: string[] }[];
   atOptions: ThresholdLine;
   atDefaults: ThresholdLine;
@@ -115,16 +122,18 @@ export async function evaluate(data: EvalData, recall: RecallFn, options: EvalOp
     headline.map((q) => ({ results: (ranked.get(q.id) ?? []).slice(0, options.limit), gold: q.gold })),
   );
   const defaults: { results: string[]; gold: string[] }[] = [];
+  const defaultsById = new Map<string, string[]>();
   for (const q of headline) {
     const hits = await recall(q.userId, q.query, DEFAULT_LIMIT, DEFAULT_MIN_SCORE);
     defaults.push({ results: hits.map((h) => h.id), gold: q.gold });
+    defaultsById.set(q.id, hits.map((h) => h.id));
     tick();
   }
   const atDefaults = line(DEFAULT_LIMIT, DEFAULT_MIN_SCORE, defaults);
 
-  let unanswerableEmpty = 0;
+  const unanswerableWasEmpty: boolean[] = [];
   for (const q of unanswerable) {
-    if ((await recall(q.userId, q.query, DEFAULT_LIMIT, DEFAULT_MIN_SCORE)).length === 0) unanswerableEmpty++;
+    unanswerableWasEmpty.push((await recall(q.userId, q.query, DEFAULT_LIMIT, DEFAULT_MIN_SCORE)).length === 0);
     tick();
   }
 
@@ -142,27 +151,42 @@ export async function evaluate(data: EvalData, recall: RecallFn, options: EvalOp
   }
   const offTopicCount = users.length * options.offTopic.length;
   const offTopicEmpty = offTopicCount === 0 ? 1 : empty / offTopicCount;
-  const overall = rows[rows.length - 1];
-  const returned = defaults.reduce((sum, r) => sum + r.results.length, 0);
-  const returnedGold = defaults.reduce((sum, r) => sum + r.results.filter((id) => r.gold.includes(id)).length, 0);
-  const withSessions = headline.filter((q) => q.sessionGold !== undefined && q.sessionGold.length > 0);
-  const suite: SuiteFigures = {
-    questions: headline.length,
-    recall5: overall?.recall5 ?? 0,
-    recall10: overall?.recall10 ?? 0,
-    hitAtDefaults: atDefaults.anyGold,
-    precisionAtDefaults: options.exhaustive === true ? (returned === 0 ? 0 : returnedGold / returned) : undefined,
-    unanswerableEmpty: unanswerable.length === 0 ? undefined : unanswerableEmpty / unanswerable.length,
-    unanswerableCount: unanswerable.length,
-    offTopicEmpty,
-    sessionHit5:
-      withSessions.length === 0
-        ? undefined
-        : withSessions.filter((q) => hitAt(ranked.get(q.id) ?? [], new Set(q.sessionGold), 5) === 1).length / withSessions.length,
+  const unanswerableRuns = new Map<string, boolean>(unanswerable.map((q, i) => [q.id, unanswerableWasEmpty[i] === true]));
+  const figuresOf = (answerable: readonly EvalQuery[], unanswered: readonly EvalQuery[], metrics: MetricRow | undefined): SuiteFigures => {
+    const atDefaultsOf = answerable.map((q) => ({ results: defaultsById.get(q.id) ?? [], gold: q.gold }));
+    const returned = atDefaultsOf.reduce((sum, r) => sum + r.results.length, 0);
+    const returnedGold = atDefaultsOf.reduce((sum, r) => sum + r.results.filter((id) => r.gold.includes(id)).length, 0);
+    const withSessions = answerable.filter((q) => q.sessionGold !== undefined && q.sessionGold.length > 0);
+    const empties = unanswered.filter((q) => unanswerableRuns.get(q.id) === true).length;
+    return {
+      questions: answerable.length,
+      recall5: answerable.length === 0 ? undefined : (metrics?.recall5 ?? 0),
+      recall10: answerable.length === 0 ? undefined : (metrics?.recall10 ?? 0),
+      hitAtDefaults: answerable.length === 0 ? undefined : thresholdOutcome(atDefaultsOf).anyGold,
+      precisionAtDefaults: options.exhaustive === true && answerable.length > 0 ? (returned === 0 ? 0 : returnedGold / returned) : undefined,
+      unanswerableEmpty: unanswered.length === 0 ? undefined : empties / unanswered.length,
+      unanswerableCount: unanswered.length,
+      offTopicEmpty: undefined,
+      sessionHit5:
+        withSessions.length === 0
+          ? undefined
+          : withSessions.filter((q) => hitAt(ranked.get(q.id) ?? [], new Set(q.sessionGold), 5) === 1).length / withSessions.length,
+    };
   };
+  const suite: SuiteFigures = { ...figuresOf(headline, unanswerable, rows[rows.length - 1]), offTopicEmpty };
+  const categories = [...new Set(data.queries.filter((q) => options.users === undefined || options.users.includes(q.userId)).map((q) => q.category))];
+  const byCategory = categories.map((category) => ({
+    category,
+    figures: figuresOf(
+      headline.filter((q) => q.category === category),
+      unanswerable.filter((q) => q.category === category),
+      rows.find((r) => r.label === category),
+    ),
+  }));
   return {
     rows,
     suite,
+    byCategory,
     run,
     atOptions,
     atDefaults,
@@ -180,7 +204,7 @@ function thresholdText(t: ThresholdLine): string {
   );
 }
 
-export function reportMarkdown(report: EvalReport): string {
+export function reportMarkdown(report: EvalReport, rowPerCategory = false): string {
   const { atOptions, atDefaults } = report;
   const sameAsDefaults = atOptions.limit === atDefaults.limit && atOptions.minScore === atDefaults.minScore;
   return [
@@ -195,8 +219,17 @@ export function reportMarkdown(report: EvalReport): string {
     '',
     `Off-topic questions returning nothing at the defaults: ${pct(report.offTopicEmpty)} of ${report.offTopicCount}.`,
     '',
-    suiteMarkdown([{ name: 'this set', figures: report.suite }]),
+    suiteMarkdown(suiteRows('this set', report, rowPerCategory)),
   ].join('\n');
+}
+
+/**
+ * A set's rows in the suite's table: the set as a whole, then (when the set asks for it) one row for each category
+ * of question, named "<set>: <category>".
+ */
+export function suiteRows(name: string, report: EvalReport, rowPerCategory: boolean): { name: string; figures: SuiteFigures }[] {
+  const kinds = rowPerCategory ? report.byCategory.map((k) => ({ name: `${name}: ${k.category}`, figures: k.figures })) : [];
+  return [{ name, figures: report.suite }, ...kinds];
 }
 
 const fixed = (x: number | undefined): string => (x === undefined ? 'n/a' : x.toFixed(3));

@@ -13,19 +13,27 @@ export interface EvalSet {
   dir: string;
   /** Gold lists every relevant memory, so that precision at the defaults is meaningful. */
   exhaustive: boolean;
+  /** One row in the table for each category of question as well as the set's own (the chat sets: one a kind of message). */
+  rowPerCategory: boolean;
+  /** Measured, never fitted or tuned on: `tuningSets()` leaves it out (`chat-check`). */
+  checkOnly: boolean;
 }
 
-/** A folder's own settings, from an optional `set.json` beside its data: `{"name"?, "exhaustiveGold"?}`. */
+/** A folder's own settings, from an optional `set.json` beside its data: `{"name"?, "exhaustiveGold"?, "rowPerCategory"?, "checkOnly"?}`. */
 export function evalSetOf(dir: string, fallbackName?: string): EvalSet {
   const settingsPath = join(dir, 'set.json');
   let name = fallbackName ?? dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
   let exhaustive = false;
+  let rowPerCategory = false;
+  let checkOnly = false;
   if (existsSync(settingsPath)) {
-    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { name?: unknown; exhaustiveGold?: unknown };
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { name?: unknown; exhaustiveGold?: unknown; rowPerCategory?: unknown; checkOnly?: unknown };
     if (typeof settings.name === 'string') name = settings.name;
     exhaustive = settings.exhaustiveGold === true;
+    rowPerCategory = settings.rowPerCategory === true;
+    checkOnly = settings.checkOnly === true;
   }
-  return { name, dir, exhaustive };
+  return { name, dir, exhaustive, rowPerCategory, checkOnly };
 }
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -40,8 +48,16 @@ export const FACT_SETS = [...FACT_LANGUAGES, 'mixed'] as const;
 const dataDir = join(repoRoot, 'tools', 'eval', 'data');
 
 /**
+ * Chat messages over one user's memories written in three styles (third person, first person, agent notes):
+ * `tools/eval/data/chat/` is for tuning, `chat-check/` (other people, other phrasings) only for checking, and
+ * `chat-de-es/` the same in German and Spanish. Each has one row per kind of message: plain, multi-sentence,
+ * implicit, unanswerable.
+ */
+export const CHAT_SETS = ['chat', 'chat-check', 'chat-de-es'] as const;
+
+/**
  * The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists
- * (English, then one set a language, then mixed languages).
+ * (English, then one set a language, then mixed languages), then chat messages over memories in mixed styles.
  */
 export function defaultSuite(): { sets: EvalSet[]; missing: string[] } {
   const candidates: EvalSet[] = [
@@ -50,7 +66,13 @@ export function defaultSuite(): { sets: EvalSet[]; missing: string[] } {
     evalSetOf(join(sharedDir, 'longmemeval-dev'), 'longmemeval'),
     evalSetOf(join(dataDir, 'people-facts'), 'people-facts'),
     ...FACT_SETS.map((code) => evalSetOf(join(dataDir, `facts-${code}`), `facts-${code}`)),
+    ...CHAT_SETS.map((name) => evalSetOf(join(dataDir, name), name)),
   ];
   const present = (set: EvalSet): boolean => existsSync(join(set.dir, 'memories.jsonl')) && existsSync(join(set.dir, 'queries.jsonl'));
   return { sets: candidates.filter(present), missing: candidates.filter((s) => !present(s)).map((s) => s.dir) };
+}
+
+/** The suite's sets that fitting and tuning may use (`npm run calibrate`, `tools/eval/tune.ts`): all but the check-only ones. */
+export function tuningSets(): EvalSet[] {
+  return defaultSuite().sets.filter((set) => !set.checkOnly);
 }

@@ -1,6 +1,6 @@
 /**
  * Tuning harness: evaluates ranker variants through the real recall pipeline (MemoryService over SQLite) with
- * embeddings from a cache, on every set of the suite at once, in seconds per variant. Not the source of the
+ * embeddings from a cache, on every set of the suite at once but the check-only one (chat-check), in seconds per variant. Not the source of the
  * reported figures (`npm run eval` is: it stores through the real service).
  *
  *   node --import tsx tools/eval/tune.ts [--data DIR[,DIR...]] [--variants FILE.json] [--max-users N]
@@ -15,7 +15,7 @@ import { HybridRanker, type RankerParams } from '../../src/core/ranking/hybrid-r
 import { CachedEmbedder, cachedService } from './cached-service.js';
 import { loadCachedSets } from './cached-sets.js';
 import { EmbedCache } from './embed-cache.js';
-import { evaluate, suiteMarkdown, type SuiteFigures } from './evaluate.js';
+import { evaluate, suiteMarkdown, suiteRows, type SuiteFigures } from './evaluate.js';
 import { readOffTopic } from './off-topic.js';
 import { serviceRecall } from './service-recall.js';
 
@@ -48,7 +48,7 @@ for (const variant of variants) {
       offTopicUsers: Number(values['off-topic-users']),
       exhaustive: set.exhaustive,
     });
-    rows.push({ name: set.name, figures: report.suite });
+    rows.push(...suiteRows(set.name, report, set.rowPerCategory));
   }
   console.log(`\nvariant ${JSON.stringify(variant)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(suiteMarkdown(rows));

@@ -1,0 +1,158 @@
+/**
+ * What of a chat message is worth remembering: its statements (facts about the user or others, preferences, plans,
+ * corrections), not its questions, requests to the assistant, greetings or small talk. An agent that stores every
+ * message verbatim fills the memory with "Can I eat peanut butter?", which later outranks the fact that answers it.
+ *
+ * Rules, not a model: a message is cut into sentences (and clauses joined by a comma before a question), and each is
+ * judged on its own. English is read best; in the other languages the text analysis knows, questions (by their
+ * mark: ? ¿ ？), greetings and thanks are dropped and other sentences are kept.
+ */
+import { detectLanguage } from './analyze.js';
+
+/** One sentence of a message, and what it is. */
+export interface MessageSentence {
+  text: string;
+  kind: 'statement' | 'question' | 'request' | 'small-talk';
+}
+
+/** Sentence ends: . ! ? and their full-width forms, or a line break; "Dr." and "9.5" do not end a sentence. */
+const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e)\.)(?<=[.!?。！？…])\s+|\n+/u;
+
+/** Words that open a sentence without being its content: "Oh, ...", "Actually, ...", "Btw ...". */
+const LEAD_IN = /^(?:(?:oh|ah|well|so|and|but|also|btw|by the way|actually|anyway|anyways|ok|okay|right|yes|yeah|no|nope|hmm|um|fyi|ps|p\.s\.)\b[\s,:;.!-]*)+/iu;
+
+/** An explicit "remember this": what follows is the statement ("Remember that I'm vegan." keeps "I'm vegan."). */
+const REMEMBER = /^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|just so you know|for your information)(?:\s+that)?\b[\s,:]*/iu;
+
+/** Greetings, thanks, acknowledgements and interjections, in the languages the text analysis knows. */
+const SMALL_TALK_WORDS = new Set(
+  (
+    'hi hey hello hiya hii hiii yo howdy morning evening afternoon night good gm gn again there everyone all ' +
+    'thanks thank thx ty cheers much so very lot you ok okay k kk cool great nice awesome perfect sure yes yeah yep ' +
+    'no nope lol lmao haha hahaha hehe ugh phew wow oops hmm um bye goodbye cya see later soon sorry welcome ' +
+    'anyway right alright fine np man dude meh whatever monday tuesday wednesday thursday friday saturday sunday' +
+    ' hola buenas buenos dias días noches tardes gracias muchas adios adiós vale hasta luego pronto mañana jaja jajaja genial perfecto ' +
+    'bonjour salut bonsoir merci oui non ' +
+    'hallo servus moin tschüss danke dir ihnen vielen dank ja nein guten gute schönen schönes tag morgen abend nacht noch ' +
+    'ciao buongiorno buonasera grazie ' +
+    'olá ola obrigado obrigada tchau ' +
+    'merhaba selam hej tack yassou yasou'
+  ).split(' '),
+);
+
+/** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
+
+/** A sentence that opens like a question, with or without its mark. */
+const QUESTION_OPENING = /^(?:what|what's|whats|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
+
+/** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
+const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
+
+/** Passing moods and events: "So tired today.", "Work was insane today.", "Chiara just called, so excited!" */
+const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately)\b/iu;
+const MOOD = /\b(?:tired|exhausted|sleepy|knackered|busy|crazy|insane|rough|long|hell|awful|terrible|bad|badly|great|good|fine|nice|fun|stressed|hungry|bored|killing|excited|happy|sad|slow|quiet|hectic|ugh)\b/iu;
+
+/** Words that make a sentence a clause with a subject: a pronoun first, or a verb form after the first word. */
+const SUBJECT_FIRST = /^(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|my|we|we're|we've|our|he|he's|she|she's|they|they're|their|his|her|it|it's|its|mine|ich|mein|meine|wir|unser|unsere|er|sie|es|yo|mi|mis|nosotros|nuestro|nuestra|je|j'ai|mon|ma|mes|nous|notre|eu|meu|minha|nós|io|mio|mia|noi)\b/iu;
+const VERB = /^(?:is|are|am|was|were|be|been|being|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|hadn't|wouldn't|couldn't|shouldn't|live|work|like|love|hate|prefer|want|need|play|run|eat|drink|use|go|study|teach|visit|own|speak|know|get|take|come|keep|stay|meet|buy|'s|’s|'m|'re|have|has|had|do|does|did|can|can't|cannot|could|will|won't|would|should|shall|may|might|must|'ll|'d|'ve|went|got|came|made|took|said|told|gave|left|met|lost|found|broke|fell|grew|became|born|bought|sold|ran|saw|began|kept|knew|thought|felt|built|wrote|drove|flew|spent|taught|brought|caught|sent|paid|won|held|led|read|sat|stood|wore|swam|sang|chose|ate|drank|slept|woke|spoke|forgot|hurt|quit|put|let|lives|works|likes|loves|hates|prefers|wants|needs|plays|runs|eats|drinks|uses|has|goes|studies|teaches|turns|starts|owns|speaks|knows|[a-z]+ed|[a-z]+s)$/iu;
+
+const WORDS = /[\p{L}\p{N}'’-]+/gu;
+
+function words(text: string): string[] {
+  return text.match(WORDS) ?? [];
+}
+
+/**
+ * Function words of the other Latin-script languages the text analysis knows: a sentence with one of them is not
+ * read by the English rules (a subject and a verb), only kept unless it is a question, a request or small talk.
+ */
+const OTHER_LANGUAGE = new Set(
+  (
+    'der die das dem den und ist bin sind nicht ein eine einen ich mein meine wir hat habe ' +
+    'el la los las y es soy estoy tengo tiene de del que una mi mis muy llamo llama ' +
+    'le les et je suis est une un mon ma mes nous avec pas ' +
+    'um uma eu sou não meu minha tem com ' +
+    'il lo gli è sono ho mio mia con non ' +
+    'het een ik ben niet mijn'
+  ).split(' '),
+);
+
+/** A sentence with its lead-in, quotes and surrounding punctuation taken off. */
+/** Whether the English rules (a subject and a verb, passing moods) apply: not when the sentence shows another language. */
+function readAsEnglish(text: string, tokens: readonly string[]): boolean {
+  if (tokens.some((w) => OTHER_LANGUAGE.has(w)) || /[äöüßñ¿¡ãõ]/iu.test(text)) return false;
+  const language = detectLanguage(text);
+  return language === 'en' || language === 'und';
+}
+
+function core(sentence: string): string {
+  let text = sentence.trim().replace(LEAD_IN, '').replace(/^["'“‘(\s]+|["'”’)\s]+$/gu, '').trim();
+  // "Thanks, that worked." and "lol that's funny" are read without their opening interjections.
+  for (let opening = /^([\p{L}']+)[\s,!.]+/u.exec(text); opening && SMALL_TALK_WORDS.has((opening[1] ?? '').toLowerCase()); opening = /^([\p{L}']+)[\s,!.]+/u.exec(text)) {
+    text = text.slice(opening[0].length);
+  }
+  return text;
+}
+
+function kindOf(sentence: string): MessageSentence['kind'] {
+  const text = core(sentence);
+  const tokens = words(text).map((w) => w.toLowerCase());
+  // Emoji, "!!!", or only greetings, thanks and interjections.
+  if (tokens.length === 0 || tokens.every((w) => SMALL_TALK_WORDS.has(w))) return 'small-talk';
+  if (ABOUT_THE_CHAT.test(text)) return 'small-talk';
+  if (/[?？¿]/u.test(sentence)) return 'question';
+  if (REQUEST.test(text)) return 'request';
+  if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
+  const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
+  if (!readAsEnglish(text, tokens)) {
+    // Chinese and Japanese ask with a particle as often as with a mark, and write a whole sentence as one "word".
+    if (/[吗嗎呢][。.!！]?$|か[。.]?$/u.test(text)) return 'question';
+    const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(text);
+    return (unspaced ? [...content.join('')].length >= 4 : content.length >= 2) ? 'statement' : 'small-talk';
+  }
+  // A verb the lists miss ("Jan lebt in Hamburg.") still leaves a name after the first word, which a fragment
+  // of small talk ("Long day at the hospital.") has not.
+  const named = tokens.length >= 4 && words(text).slice(1).some((w) => /^\p{Lu}/u.test(w));
+  const clause = SUBJECT_FIRST.test(text) || tokens.slice(1).some((w) => VERB.test(w)) || named;
+  if (!clause) return 'small-talk';
+  if (tokens.length <= 10 && NOW.test(text) && MOOD.test(text)) return 'small-talk';
+  return 'statement';
+}
+
+/**
+ * The message as sentences, each with its kind. A sentence that says "remember (that) ..." is the statement after
+ * it; a sentence whose clauses end in a question ("I'm vegan, what can I cook?") is judged by its clauses.
+ */
+export function readSentences(message: string): MessageSentence[] {
+  const sentences: MessageSentence[] = [];
+  for (const raw of message.split(SENTENCE_END)) {
+    const sentence = raw.trim();
+    if (sentence.length === 0) continue;
+    const remembered = sentence.replace(LEAD_IN, '').replace(REMEMBER, '');
+    const text = remembered.length < sentence.replace(LEAD_IN, '').length ? capitalised(remembered) : sentence;
+    // "I'm vegetarian, so what should I cook?": the clause before a trailing question is read on its own.
+    const clauses = /[?？]\s*$/u.test(text) ? text.split(/(?<=[,;:])\s+(?=(?:so\s+|and\s+|but\s+)?(?:what|where|when|who|why|how|which|can|could|should|would|is|are|do|does|any)\b)/iu) : [text];
+    for (const clause of clauses) {
+      const trimmed = clause.trim();
+      if (trimmed.length > 0) sentences.push({ text: trimmed, kind: kindOf(trimmed) });
+    }
+  }
+  return sentences;
+}
+
+function capitalised(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+}
+
+/**
+ * What of a message to keep as a memory: its statements, joined as one text in their order (so that "It" in a second
+ * statement still follows the first), or undefined when it holds none.
+ */
+export function statementsOf(message: string): string | undefined {
+  const kept = readSentences(message)
+    .filter((s) => s.kind === 'statement')
+    .map((s) => s.text.replace(/[,;:]\s*$/u, '.'));
+  return kept.length === 0 ? undefined : kept.join(' ');
+}

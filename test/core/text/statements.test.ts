@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { loadEvalData } from '../../../tools/eval/dataset.js';
+import { readSentences, statementsOf } from '../../../src/core/text/statements.js';
+
+const DATA = new URL('../../../tools/eval/data/', import.meta.url).pathname;
+
+describe('statementsOf: what of a chat message is worth remembering', () => {
+  it.each([
+    ['I\'m vegetarian.', 'I\'m vegetarian.'],
+    ['Frank, my brother, is vegan.', 'Frank, my brother, is vegan.'],
+    ['My daughter Mia was born in 2019.', 'My daughter Mia was born in 2019.'],
+    ['We\'re expecting twins in August.', 'We\'re expecting twins in August.'],
+    ['I want to visit Japan in 2027.', 'I want to visit Japan in 2027.'],
+    ['I moved to Lyon yesterday.', 'I moved to Lyon yesterday.'],
+    ['User doesn\'t eat beef.', 'User doesn\'t eat beef.'],
+    ['Lukas built the kitchen table himself from old oak.', 'Lukas built the kitchen table himself from old oak.'],
+    // Corrections keep their "actually" and "not ...".
+    ['Actually, it\'s Porto, not Lisbon.', 'Actually, it\'s Porto, not Lisbon.'],
+    ['No, I\'m allergic to shellfish, not peanuts.', 'No, I\'m allergic to shellfish, not peanuts.'],
+    // An explicit "remember" keeps what follows it.
+    ['Remember that I\'m allergic to shellfish.', 'I\'m allergic to shellfish.'],
+    ['Dr. Bianchi is my doctor.', 'Dr. Bianchi is my doctor.'],
+    ['Ich bin Vegetarierin.', 'Ich bin Vegetarierin.'],
+    ['Tengo dos gatos.', 'Tengo dos gatos.'],
+    ['Annas Bruder heißt Jonas.', 'Annas Bruder heißt Jonas.'],
+    ['小明对花生过敏。', '小明对花生过敏。'],
+  ])('keeps the statement %j', (message, kept) => {
+    expect(statementsOf(message)).toBe(kept);
+  });
+
+  it.each([
+    'Can I eat peanut butter?',
+    'Can I order the prawn curry? What am I allergic to?',
+    'what am I allergic to',
+    'suggest a restaurant for dinner with my sister',
+    'Please book a table for two at 8.',
+    'I need a restaurant for tonight.',
+    'Let me know if you need anything else.',
+    'Hi!',
+    'Morning! 😊',
+    'lol ok',
+    'Thanks so much!! You\'re the best.',
+    'Thanks, that worked perfectly.',
+    'Hope you\'re well.',
+    'So tired.',
+    'Long day at the hospital.',
+    'Work was insane today.',
+    'Was macht Anna beruflich?',
+    '¿Dónde vive mi hermana?',
+    '小明对花生过敏吗',
+    'Danke!',
+    '¡Hola! ¿Qué tal?',
+    '',
+  ])('keeps nothing of %j', (message) => {
+    expect(statementsOf(message)).toBeUndefined();
+  });
+
+  it('keeps the statements of a message that mixes them with a greeting, a request and thanks, joined in order', () => {
+    const message = 'Hi! I\'m vegetarian now, and my sister Marta lives in Porto. Can you suggest a restaurant for Saturday? Thanks!';
+    expect(readSentences(message).map((s) => s.kind)).toEqual(['small-talk', 'statement', 'question', 'small-talk']);
+    expect(statementsOf(message)).toBe('I\'m vegetarian now, and my sister Marta lives in Porto.');
+  });
+
+  it('reads the clause before a trailing question on its own', () => {
+    expect(statementsOf('I\'m vegetarian, so what should I cook?')).toBe('I\'m vegetarian.');
+  });
+
+  it('reads every memory of the chat sets as a statement, and keeps nothing of their plain and unanswerable messages', () => {
+    for (const name of ['chat', 'chat-check', 'chat-de-es']) {
+      const data = loadEvalData(`${DATA}${name}`);
+      expect(data.memories.filter((m) => statementsOf(m.text) !== m.text).map((m) => m.text)).toEqual([]);
+      const asked = data.queries.filter((q) => q.category === 'plain' || q.category === 'unanswerable');
+      expect(asked.filter((q) => statementsOf(q.query) !== undefined).map((q) => q.query)).toEqual([]);
+    }
+  });
+});
