@@ -430,6 +430,16 @@ export const scorePartsSchema = z
       .string()
       .optional()
       .describe("The memory's language as the word side read it (ISO 639-1, 'und' when undetermined)."),
+    part: z
+      .string()
+      .optional()
+      .describe(
+        'For a message of several parts (sentences or clauses that ask or state something; greetings and small talk set aside): the part whose recall gave this score (the best of the parts).',
+      ),
+    agreement: z
+      .number()
+      .optional()
+      .describe('Added because another part of the message found this memory too (parts that agree).'),
     path: z
       .enum(['semantic', 'words'])
       .optional()

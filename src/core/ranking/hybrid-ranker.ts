@@ -5,6 +5,7 @@ import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
+import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { analyzeText, isStopWordIn, stemIn, termsOf } from '../text/analyze.js';
 import type { Language } from '../text/languages.js';
 import { isPartOf } from '../text/parts.js';
@@ -98,6 +99,13 @@ export interface RankerParams {
   conceptCredit: number;
 
   foreignCalibration: readonly (readonly [number, number])[];
+  /** Parts of a chat message recalled at most, the message itself included (query-parts.ts); 1 reads it whole. */
+  maxQueryParts: number;
+  /**
+   * Parts of a message that find the same memory agree: its best part's score s1 is lifted by
+   * partAgreement x s2 x (1 - s1), s2 its score in the next best part (0: the best part alone).
+   */
+  partAgreement: number;
 }
 
 /**
@@ -150,6 +158,11 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // 0 -> 0.5: recall@5 0.788 -> 0.831 on those sets; above it, near-miss questions pass on a related word.
   conceptCredit: 0.5,
   foreignCalibration: DEFAULT_CALIBRATION.foreignKnots ?? DEFAULT_CALIBRATION.knots,
+  // The message and up to three of its sentences: chat messages rarely hold more needs, and each part costs a search.
+  maxQueryParts: MAX_QUERY_PARTS,
+  // Chat set: multi-sentence messages answered right at the defaults 0.53 -> 0.60 (precision 0.89 -> 0.86), German and
+  // Spanish 0.25 -> 0.33; single questions are one part and unchanged.
+  partAgreement: 0.4,
 };
 
 /** The ranker's parameters for a model: the defaults with the model's cosine range and score map. */
@@ -290,6 +303,14 @@ export class HybridRanker implements Ranker {
 
   constructor(params: Partial<RankerParams> = {}) {
     this.params = { ...DEFAULT_RANKER_PARAMS, ...params };
+  }
+
+  parts(query: string): string[] {
+    return queryParts(query, this.params.maxQueryParts);
+  }
+
+  fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[] {
+    return fuseRankings(parts, rankings, compareScored, this.params.partAgreement);
   }
 
   plan(query: string, limit: number): QueryPlan {
