@@ -4,21 +4,39 @@ import type { ScoredCandidate } from './types.js';
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
 export const MAX_QUERY_PARTS = 4;
 
+/** Words that point at something said before, or at the assistant, in the languages the sentence rules read best. */
+const POINTS_BACK =
+  /(?<![\p{L}\p{N}])(?:he|she|it|they|him|her|them|his|its|their|this|that|these|those|there|you|your|er|sie|es|ihm|ihn|ihr|ihre|du|dir|dich|dein|deine|das|dort|él|ella|ellos|ellas|eso|esto|allí|ahí|tú|te|usted|su|sus|il|elle|ils|elles|lui|leur|ça|cela|vous|tu)(?![\p{L}\p{N}])/iu;
+
 /**
- * What a chat message asks of the memory, part by part: the message itself, then its sentences (and a clause before
- * a trailing question) with greetings and small talk set aside (text/statements.ts readSentences): questions and
- * requests first, then statements, which may carry a need too ("I'm having dinner with my sister tonight."), up to
- * MAX_QUERY_PARTS in all. The whole message stays a part because a part may lean on another ("I'm anxious about
- * getting around Tokyo. Any tips?": the question alone names nothing).
+ * What a chat message asks of the memory, part by part: the message itself, then each question or request (text/
+ * statements.ts readSentences; greetings and small talk set aside) with the statements just before it ("Hana turns
+ * eight soon. What is she into?"), and alone where it does not point back at them; with `statements`, each
+ * statement alone too (it may carry a need: "Dinner with my sister tonight."). At most `max` parts in all. The whole
+ * message stays a part because a part may lean on another in ways the rules do not see.
  *
  * A message that is one part and nothing else (a clean question) is recalled as it is, once. A message of nothing
  * but small talk is recalled as it is too (its scores are low by themselves).
  */
-export function queryParts(message: string, max = MAX_QUERY_PARTS): string[] {
-  const sentences = readSentences(message).filter((s) => s.kind !== 'small-talk');
-  const asks = sentences.filter((s) => s.kind !== 'statement');
-  const states = sentences.filter((s) => s.kind === 'statement');
-  const parts = [...asks, ...states].map((s) => s.text).filter((text) => text !== message.trim());
+export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = false): string[] {
+  const asks: string[] = [];
+  const states: string[] = [];
+  let context: string[] = [];
+  for (const sentence of readSentences(message)) {
+    if (sentence.kind === 'small-talk') continue;
+    if (sentence.kind === 'statement') {
+      states.push(sentence.text);
+      context.push(sentence.text);
+      continue;
+    }
+    // A question leans on the statements just before it ("Hana turns eight soon. What is she into?").
+    asks.push([...context, sentence.text].join(' '));
+    // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
+    // me, do you have some?"): then it means nothing without them.
+    if (context.length > 0 && !POINTS_BACK.test(sentence.text)) asks.push(sentence.text);
+    context = [];
+  }
+  const parts = [...asks, ...(statements ? states : [])].filter((text) => text !== message.trim());
   return [...new Set([message, ...parts])].slice(0, Math.max(1, max));
 }
 

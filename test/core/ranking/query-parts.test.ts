@@ -31,11 +31,28 @@ describe('queryParts', () => {
     expect(parts).toEqual(['Hey! Long day at the hospital. Can you remind me where Marta lives?', 'Can you remind me where Marta lives?']);
   });
 
-  it('puts questions before statements and caps the parts', () => {
-    const parts = queryParts('I moved to Lyon. My sister visits soon. I bought a car. I sold my bike. Where does my sister live?');
+  it('reads a question with the statements before it, and alone unless it points back at them', () => {
+    expect(queryParts('Hana turns eight soon. What is she into?')).toEqual([
+      'Hana turns eight soon. What is she into?',
+    ]);
+    expect(queryParts('Hi! Felix is coming over. Where does Marta live?')).toEqual([
+      'Hi! Felix is coming over. Where does Marta live?',
+      'Felix is coming over. Where does Marta live?',
+      'Where does Marta live?',
+    ]);
+  });
+
+  it('adds statements alone when asked, questions first, and caps the parts', () => {
+    const message = 'I moved to Lyon. My sister visits soon. I sold my bike. Where does Marta live? When is my dentist appointment?';
+    const parts = queryParts(message, MAX_QUERY_PARTS, true);
     expect(parts).toHaveLength(MAX_QUERY_PARTS);
-    expect(parts[1]).toBe('Where does my sister live?');
-    expect(queryParts('I moved to Lyon. Where does my sister live?', 1)).toEqual(['I moved to Lyon. Where does my sister live?']);
+    expect(parts.slice(1)).toEqual([
+      'I moved to Lyon. My sister visits soon. I sold my bike. Where does Marta live?',
+      'Where does Marta live?',
+      'When is my dentist appointment?',
+    ]);
+    expect(queryParts('I moved to Lyon. I sold my bike. Where does Marta live?', 4, true)).toContain('I sold my bike.');
+    expect(queryParts('I moved to Lyon. Where does Marta live?', 1)).toEqual(['I moved to Lyon. Where does Marta live?']);
   });
 
   it('reads small talk alone as the message (its scores are low by themselves)', () => {
