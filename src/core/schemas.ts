@@ -424,6 +424,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('For a question asking for a colour, a number or a name: 1 when the memory (or a turn beside it) holds one, 0 when not (its evidence discounted).'),
+    question: z
+      .number()
+      .optional()
+      .describe('Factor for a memory that asks a question and is not a turn of a conversation: a question is not evidence of its answer.'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z

@@ -66,6 +66,13 @@ export interface RankerParams {
    * answer-kind.ts), nor does a turn of its conversation beside it, has its evidence multiplied by this (1: off).
    */
   answerKindFactor: number;
+  /**
+   * A memory that asks a question and is not a turn of a conversation (an agent stored what the user asked: "Can I
+   * eat peanut butter?") is no evidence of its answer: its evidence is multiplied by this (1: off), so it never
+   * outranks the statement that answers it. Questions that are turns keep their weight (the answer beside them
+   * lifts them: answerLift).
+   */
+  questionFactor: number;
   /** Added to memories stored on (or whose text names) the day or month the query names. */
   dateBonus: number;
   /**
@@ -144,6 +151,8 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   lengthWords: 30,
   lengthExponent: 0.35,
   dateBonus: 0.2,
+  // No memory of the suite's fact sets is a question, and those of its dialogue sets are turns: unchanged figures.
+  questionFactor: 0.5,
   // Fact lists: unanswerable questions answered with nothing 0.34 -> 0.43 at 0.6; nothing changed elsewhere (no
   // right answer of the suite lacks the kind its question asks for).
   answerKindFactor: 0.6,
@@ -403,11 +412,12 @@ export class HybridRanker implements Ranker {
           : offers.get(f.candidate.memory.id) === true ||
             [before, after].some((n) => n !== undefined && sameConversation(f, n) && offers.get(n.candidate.memory.id) === true);
       const kindFactor = answer === false ? p.answerKindFactor : 1;
-      return { f, coverage, own, best, brevity, dated, turn, answer, evidence: (best * brevity + dated) * kindFactor };
+      const asked = f.reading.asks && !turn ? p.questionFactor : 1;
+      return { f, coverage, own, best, brevity, dated, turn, answer, asked, evidence: (best * brevity + dated) * kindFactor * asked };
     });
     const absent = weights.absentShare();
     const top = evidences.reduce((m, e) => Math.max(m, e.evidence), 0);
-    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, evidence: e }): ScoredCandidate & { covered: string } => {
+    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, evidence: e }): ScoredCandidate & { covered: string } => {
       const raw = top > 0 && e > 0 ? e * (e / top) ** p.bestGap : e;
       const gap = e - raw;
       const parts: ScoreParts = {
@@ -423,6 +433,7 @@ export class HybridRanker implements Ranker {
         raw: round(raw),
       };
       if (answer !== undefined) parts.answer = answer ? 1 : 0;
+      if (asked !== 1) parts.question = asked;
       // Turns of a conversation are not restatements of one another: newer-first is for facts stored one by one.
       parts.language = f.reading.language;
       parts.path = native(f) ? 'semantic' : 'words';
