@@ -424,12 +424,26 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('For a question asking for a colour, a number or a name: 1 when the memory (or a turn beside it) holds one, 0 when not (its evidence discounted).'),
+    question: z
+      .number()
+      .optional()
+      .describe('Factor for a memory that asks a question and is not a turn of a conversation: a question is not evidence of its answer.'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z
       .string()
       .optional()
       .describe("The memory's language as the word side read it (ISO 639-1, 'und' when undetermined)."),
+    part: z
+      .string()
+      .optional()
+      .describe(
+        'For a message of several parts (sentences or clauses that ask or state something; greetings and small talk set aside): the part whose recall gave this score (the best of the parts).',
+      ),
+    agreement: z
+      .number()
+      .optional()
+      .describe('Added because another part of the message found this memory too (parts that agree).'),
     path: z
       .enum(['semantic', 'words'])
       .optional()

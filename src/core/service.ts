@@ -9,7 +9,7 @@ import { Chore, pruneInBatches } from './housekeeping.js';
 import { newMemoryId, newUuid, parseMemoryRef, type MemoryRef } from './ids.js';
 import { DEFAULT_APP_SLUG, LIMITS } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
-import type { Ranker } from './ranking/types.js';
+import type { Ranker, ScoredCandidate } from './ranking/types.js';
 import {
   forgetAllInputSchema,
   forgetManyInputSchema,
@@ -21,6 +21,7 @@ import {
   memoryRefSchema,
   putByKeyInputSchema,
   recallInputSchema,
+  type RecallParams,
   storeInputSchema,
   updateInputSchema,
   type DeleteResult,
@@ -401,25 +402,7 @@ export class MemoryService {
     const params = parseInput(recallInputSchema, input);
     const scope = await this.#readScope(caller, params.appId);
     if (!scope) return { memories: [], context: '' };
-    const plan = this.#ranker.plan(params.query, params.limit);
-    let wordsOnly = false;
-    const embedding = this.embeddings
-      .embed([plan.embedText], 'query', caller.keyId ?? 'local')
-      .then(([vector]) => {
-        if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
-        return vector;
-      })
-      .catch((error: unknown) => {
-        // The model (or its endpoint) cannot embed the query now: answer on the words rather than fail the recall.
-        if (!(error instanceof MemoryError && error.code === 'unavailable')) throw error;
-        this.#logger.warn('recall answered on the words: the query could not be embedded', { error: error.message, cause: error.cause instanceof Error ? error.cause.message : undefined });
-        wordsOnly = true;
-        return null;
-      });
-    this.#purgeExpired.poke();
-    const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
-    const memories = this.#ranker
-      .rank(params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates)
+    const memories = (await this.#rankParts(caller, params, scope))
       // On the score as reported (4 decimals): a memory answered with 0.8055 must pass minScore 0.8055.
       .filter((s) => roundScore(s.score) >= params.minScore)
       .slice(0, params.limit)
@@ -429,6 +412,45 @@ export class MemoryService {
         ...(params.explain && s.parts ? { explain: s.parts } : {}),
       }));
     return { memories, context: memories.map(contextLine).join('\n') };
+  }
+
+  /**
+   * Recall of a message by its parts (ranking/query-parts.ts): each part that asks or states something is planned,
+   * embedded (all in one batch), searched and ranked on its own, and a memory scores by the part it answers best.
+   * A message of one part is one query, as before.
+   */
+  async #rankParts(caller: Caller, params: RecallParams, scope: AppScope): Promise<ScoredCandidate[]> {
+    const parts = this.#ranker.parts(params.query);
+    const plans = parts.map((part) => this.#ranker.plan(part, params.limit));
+    let wordsOnly = false;
+    const vectors = this.embeddings.embed(
+      plans.map((plan) => plan.embedText),
+      'query',
+      caller.keyId ?? 'local',
+    ).catch((error: unknown) => {
+      // The model (or its endpoint) cannot embed the query now: answer on the words rather than fail the recall.
+      if (!(error instanceof MemoryError && error.code === 'unavailable')) throw error;
+      this.#logger.warn('recall answered on the words: the query could not be embedded', {
+        error: error.message,
+        cause: error.cause instanceof Error ? error.cause.message : undefined,
+      });
+      wordsOnly = true;
+      return null;
+    });
+    this.#purgeExpired.poke();
+    const rankings = await Promise.all(
+      plans.map(async (plan, i) => {
+        const embedding = vectors.then((all) => {
+          if (all === null) return null;
+          const vector = all[i];
+          if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+          return vector;
+        });
+        const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
+        return this.#ranker.rank(parts[i] ?? params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates);
+      }),
+    );
+    return rankings.length === 1 ? (rankings[0] ?? []) : this.#ranker.fuse(parts, rankings);
   }
 
   async forget(caller: Caller, id: unknown): Promise<DeleteResult> {

@@ -4,8 +4,8 @@
  * workers embed N batches at once. Each worker loads its own copy of the model (USE-lite: see the README for the
  * resident memory a worker costs), and gets its share of the cores as threads for the model library (threads.ts).
  *
- * Elastic: `workers` is an upper bound. The pool starts `minWorkers` (default 1) and starts one more whenever texts
- * wait that the idle workers cannot take (more of them than the workers still loading will take at once), up to
+ * Elastic: `workers` is an upper bound. The pool starts `minWorkers` (default 1) and starts more whenever texts
+ * wait that the idle workers cannot take (more of them than workers still loading, each counted as taking one), up to
  * `workers`; a worker idle for `idleMs` (default a minute) is stopped, down to `minWorkers`. So a quiet server holds
  * one model copy, and a busy one as many as it was allowed.
  *
@@ -257,19 +257,27 @@ export class EmbedPool implements Embedder {
     return this.#live();
   }
 
-  /** Starts one more worker when texts wait that neither an idle worker nor those still loading will take. */
+  /**
+   * Starts workers while texts wait that the workers still loading will not take. A loading worker is counted as
+   * taking one text, not a full batch: a worker takes its share of the queue (#pump), so concurrent single calls
+   * (stores over HTTP from several clients) spread over workers instead of piling into one batch while the pool grows
+   * one worker at a time (the 16-core bench: 8 clients reached 4.1x one worker with 8 elastic workers, 8.1x fixed).
+   */
   #grow(): void {
-    const live = this.#live();
-    if (live.length >= this.size || this.#queue.size === 0) return;
-    const loading = live.filter((session) => session.info === undefined).length;
-    if (this.#queue.size <= loading * this.#maxBatchSize) return;
-    const slot = this.#slots.indexOf(undefined);
-    if (slot === -1) return;
-    try {
-      this.#slots[slot] = this.#spawn(slot);
-    } catch (error) {
-      // The worker could not start: as permanent as at first use; what waits is rejected.
-      this.#failLoad(error instanceof Error ? error : new Error(String(error)));
+    for (;;) {
+      const live = this.#live();
+      if (live.length >= this.size || this.#queue.size === 0) return;
+      const loading = live.filter((session) => session.info === undefined).length;
+      if (this.#queue.size <= loading) return;
+      const slot = this.#slots.indexOf(undefined);
+      if (slot === -1) return;
+      try {
+        this.#slots[slot] = this.#spawn(slot);
+      } catch (error) {
+        // The worker could not start: as permanent as at first use; what waits is rejected.
+        this.#failLoad(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
     }
   }
 

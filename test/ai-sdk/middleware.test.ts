@@ -205,8 +205,8 @@ describe('memoryMiddleware on the real model', () => {
   });
   afterAll(() => real.stop());
 
-  // Skipped on this branch: it passes once the ranking that reads a message as its parts (branch chat-rank) is merged.
-  it.skip('adds the allergy for "Can I order the prawn curry? What am I allergic to?"', async () => {
+  // Recall reads the message as its parts (core/ranking/query-parts.ts): the allergy scores as its question alone.
+  it('adds the allergy for "Can I order the prawn curry? What am I allergic to?"', async () => {
     const model = new MockLanguageModelV4({ doGenerate: async () => answer('Better not: prawns are shellfish.') });
     const wrapped = wrapLanguageModel({ model, middleware: memoryMiddleware({ client: realClient, userId: 'ines' }) });
     await generateText({ model: wrapped, prompt: 'Can I order the prawn curry? What am I allergic to?' });

@@ -50,6 +50,20 @@ describe('EmbedPool', () => {
     expect(started()).toBe(3);
   });
 
+  it('starts a worker for each single call left waiting, not one at a time (concurrent stores reach the workers)', async () => {
+    const { p, started } = pool({ workers: 4, minWorkers: 1, idleMs: 60_000 });
+    await p.ready();
+    // The one worker takes the first slow text; three single calls then wait while it works.
+    const first = p.embed(['slow:1'], 'document', 'c1');
+    await new Promise((r) => setImmediate(r));
+    const rest = [2, 3, 4].map((n) => p.embed([`slow:${n}`], 'document', `c${n}`));
+    await new Promise((r) => setImmediate(r));
+    // Three texts wait, so three workers start at once (a loading worker counts for one text, not a batch of 32).
+    expect(started()).toBe(4);
+    const vectors = await Promise.all([first, ...rest]);
+    expect(vectors.map((v) => ids(v)[0])).toEqual([1, 2, 3, 4]);
+  });
+
   it('gives each worker its share of the cores as threads: max(1, floor(cores / workers))', async () => {
     expect(threadsPerWorker(16, 1)).toBe(16);
     expect(threadsPerWorker(16, 4)).toBe(4);

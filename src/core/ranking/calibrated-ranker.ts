@@ -49,6 +49,14 @@ export class CalibratedRanker implements Ranker {
     return this.#ranker.plan(query, limit);
   }
 
+  parts(query: string): string[] {
+    return this.#ranker.parts(query);
+  }
+
+  fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[] {
+    return this.#ranker.fuse(parts, rankings);
+  }
+
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {
     const status = this.#status;
     const scored = this.#ranker.rank(query, plan, candidates);

@@ -39,6 +39,13 @@ export interface ScoredCandidate {
  * runs over every backend and in the evaluation tool.
  */
 export interface Ranker {
+  /**
+   * What of a message to recall, part by part (the first part is the message itself); recall ranks each part and a
+   * memory scores by the part it answers best. One part: the message is one query.
+   */
+  parts(query: string): string[];
+  /** The parts' rankings (in the order of `parts`) as one, best first. */
+  fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[];
   plan(query: string, limit: number): QueryPlan;
   /** Candidates scored and sorted best first (ties: see compareScored in hybrid-ranker.ts). */
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[];

@@ -1,6 +1,7 @@
 import { defaultLanguageOf, languageInfo, languagesOf, type Language } from './languages.js';
 import { needsSegmenter, scriptCounts, scriptOf, type Script } from './scripts.js';
 import { stopWordsOf } from './stop-words.js';
+import { languageByShapes } from './word-shapes.js';
 
 /**
  * The word side's reading of a text, the same for memories and queries and on every backend: the text's language,
@@ -112,7 +113,11 @@ export function detectLanguage(text: string, split?: readonly string[]): Languag
     if (total > chosenLead) [chosen, chosenLead] = [language, total];
   });
   // The default must be outvoted clearly: an English fact naming "Hospital de São João" stays English.
-  return chosenLead >= 1 ? chosen : (candidates[0] as Language);
+  if (chosenLead >= 1) return chosen;
+  // A short text may hold no stop word at all ("Anna spielt jeden Sonntag Tennis."): when English knows none of its
+  // words, their spelling tells (word-shapes.ts).
+  if (script === 'latin') return languageByShapes(text, candidates.slice(1), stopWordsOf('en')) ?? (candidates[0] as Language);
+  return candidates[0] as Language;
 }
 
 /**

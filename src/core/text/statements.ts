@@ -16,7 +16,7 @@ export interface MessageSentence {
 }
 
 /** Sentence ends: . ! ? and their full-width forms, or a line break; "Dr." and "9.5" do not end a sentence. */
-const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e)\.)(?<=[.!?。！？…])\s+|\n+/u;
+const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e|\p{Lu})\.)(?<=[.!?。！？…])\s+|\n+/u;
 
 /** Words that open a sentence without being its content: "Oh, ...", "Actually, ...", "Btw ...". */
 const LEAD_IN = /^(?:(?:oh|ah|well|so|and|but|also|btw|by the way|actually|anyway|anyways|ok|okay|right|yes|yeah|no|nope|hmm|um|fyi|ps|p\.s\.)\b[\s,:;.!-]*)+/iu;

@@ -24,6 +24,34 @@ function scores(query: string, candidates: Candidate[]): Map<string, number> {
   return new Map(ranker.rank(query, ranker.plan(query, 5), candidates).map((s) => [s.candidate.memory.id, s.score]));
 }
 
+describe('a stored question is not evidence', () => {
+  it('ranks the statement that answers it above a stored question, and explain says why', () => {
+    const query = 'Can Alice eat peanut butter?';
+    const candidates = [
+      fact('q', 'Can I eat peanut butter?', 0.6, '2026-01-01T10:00:00.000Z'),
+      fact('s', 'Alice is allergic to peanuts.', 0.45, '2026-01-02T10:00:00.000Z'),
+    ];
+    const ranker = new HybridRanker();
+    const ranked = ranker.rank(query, ranker.plan(query, 5), candidates);
+    expect(ranked[0]?.candidate.memory.id).toBe('s');
+    expect(ranked.find((r) => r.candidate.memory.id === 'q')?.parts?.question).toBe(0.5);
+    expect(ranked[0]?.parts?.question).toBeUndefined();
+    const off = new HybridRanker({ questionFactor: 1 });
+    expect(off.rank(query, off.plan(query, 5), candidates)[0]?.candidate.memory.id).toBe('q');
+  });
+
+  it('keeps the weight of a question that is a turn of a conversation', () => {
+    const query = 'Which team did Gina sign with?';
+    const candidates = [
+      fact('t1', 'Which team did you sign with, Gina?', 0.6, '2026-01-01T10:00:00.000Z', { nextId: 't2' }),
+      fact('t2', 'The Wolves!', 0.2, '2026-01-01T10:00:01.000Z', { prevId: 't1' }),
+    ];
+    const ranker = new HybridRanker();
+    const ranked = ranker.rank(query, ranker.plan(query, 5), candidates);
+    expect(ranked.every((r) => r.parts?.question === undefined)).toBe(true);
+  });
+});
+
 describe('neighbours in storage order', () => {
   const cello = (extra: Partial<Candidate>, at = '2025-01-10T09:00:00.000Z'): Candidate =>
     fact('cello', 'Gina plays the cello in a community orchestra.', 0.62, at, extra);

@@ -11,6 +11,17 @@ describe('words (the English readers)', () => {
 });
 
 describe('detectLanguage', () => {
+  it('reads a short text without stop words by its spelling when English knows none of its words', () => {
+    expect(detectLanguage('Anna spielt jeden Sonntag Tennis.')).toBe('de');
+    expect(detectLanguage('Annas Bruder heißt Jonas.')).toBe('de');
+    expect(detectLanguage('Was macht Anna beruflich?')).toBe('de');
+    // English knows a word, one word shows one shape only, or nothing is lowercase: English, the default.
+    expect(detectLanguage('Tom supports Arsenal.')).toBe('en');
+    expect(detectLanguage('indeed')).toBe('en');
+    expect(detectLanguage('moreShare Prompt')).toBe('en');
+    expect(detectLanguage('Kenji Tanaka, Fukuoka.')).toBe('en');
+  });
+
   it.each([
     ['小明对花生过敏。', 'zh'],
     ['田中さんはどこで働いていますか？', 'ja'],

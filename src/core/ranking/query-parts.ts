@@ -1,0 +1,71 @@
+import { readSentences } from '../text/statements.js';
+import type { ScoredCandidate } from './types.js';
+
+/** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
+export const MAX_QUERY_PARTS = 4;
+
+/** Words that point at something said before, or at the assistant, in the languages the sentence rules read best. */
+const POINTS_BACK =
+  /(?<![\p{L}\p{N}])(?:he|she|it|they|him|her|them|his|its|their|this|that|these|those|there|you|your|er|sie|es|ihm|ihn|ihr|ihre|du|dir|dich|dein|deine|das|dort|él|ella|ellos|ellas|eso|esto|allí|ahí|tú|te|usted|su|sus|il|elle|ils|elles|lui|leur|ça|cela|vous|tu)(?![\p{L}\p{N}])/iu;
+
+/**
+ * What a chat message asks of the memory, part by part: the message itself, then each question or request (text/
+ * statements.ts readSentences; greetings and small talk set aside) with the statements just before it ("Hana turns
+ * eight soon. What is she into?"), and alone where it does not point back at them; with `statements`, each
+ * statement alone too (it may carry a need: "Dinner with my sister tonight."). At most `max` parts in all. The whole
+ * message stays a part because a part may lean on another in ways the rules do not see.
+ *
+ * A message that is one part and nothing else (a clean question) is recalled as it is, once. A message of nothing
+ * but small talk is recalled as it is too (its scores are low by themselves).
+ */
+export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = false): string[] {
+  const asks: string[] = [];
+  const states: string[] = [];
+  let context: string[] = [];
+  for (const sentence of readSentences(message)) {
+    if (sentence.kind === 'small-talk') continue;
+    if (sentence.kind === 'statement') {
+      states.push(sentence.text);
+      context.push(sentence.text);
+      continue;
+    }
+    // A question leans on the statements just before it ("Hana turns eight soon. What is she into?").
+    asks.push([...context, sentence.text].join(' '));
+    // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
+    // me, do you have some?"): then it means nothing without them.
+    if (context.length > 0 && !POINTS_BACK.test(sentence.text)) asks.push(sentence.text);
+    context = [];
+  }
+  const parts = [...asks, ...(statements ? states : [])].filter((text) => text !== message.trim());
+  return [...new Set([message, ...parts])].slice(0, Math.max(1, max));
+}
+
+/**
+ * The parts' rankings as one: a memory scores by the part it answers best, lifted where a second part finds it too
+ * (`agreement`: s1 + agreement x s2 x (1 - s1), s1 >= s2 its two best parts' scores); its explain names the best
+ * part and the lift. A memory no part found stays out. Sorted best first by `compare`.
+ */
+export function fuseRankings(
+  parts: readonly string[],
+  rankings: readonly (readonly ScoredCandidate[])[],
+  compare: (a: ScoredCandidate, b: ScoredCandidate) => number,
+  agreement = 0,
+): ScoredCandidate[] {
+  const found = new Map<string, { best: ScoredCandidate; part: string; second: number }>();
+  rankings.forEach((ranking, i) => {
+    for (const scored of ranking) {
+      const id = scored.candidate.memory.id;
+      const known = found.get(id);
+      if (known === undefined) found.set(id, { best: scored, part: parts[i] ?? '', second: 0 });
+      else if (scored.score > known.best.score) found.set(id, { best: scored, part: parts[i] ?? '', second: known.best.score });
+      else known.second = Math.max(known.second, scored.score);
+    }
+  });
+  return [...found.values()]
+    .map(({ best, part, second }) => {
+      const lift = agreement * second * (1 - best.score);
+      const parts = best.parts ? { ...best.parts, part, ...(lift > 0 ? { agreement: Math.round(lift * 10_000) / 10_000 } : {}) } : undefined;
+      return { ...best, score: Math.min(1, best.score + lift), ...(parts ? { parts } : {}) };
+    })
+    .sort(compare);
+}

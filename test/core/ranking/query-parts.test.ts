@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { compareScored, HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
+import { fuseRankings, MAX_QUERY_PARTS, queryParts } from '../../../src/core/ranking/query-parts.js';
+import type { ScoredCandidate } from '../../../src/core/ranking/types.js';
+import type { Candidate } from '../../../src/core/store.js';
+
+function scored(id: string, score: number): ScoredCandidate {
+  const at = '2026-01-01T00:00:00.000Z';
+  const candidate = {
+    memory: { id, userId: 'u', appId: 'a', text: id, metadata: {}, createdAt: at, updatedAt: at, expiresAt: null },
+    cosine: 0.5,
+    prevId: null,
+    nextId: null,
+  } as unknown as Candidate;
+  return { candidate, score, parts: { cosine: 0.5, semantic: 0, words: 0, context: 0, brevity: 1, date: 0, gap: 0, missing: 0, absent: 0, raw: score } };
+}
+
+describe('queryParts', () => {
+  it('reads a clean question as one part, the message itself', () => {
+    expect(queryParts('What is Ines allergic to?')).toEqual(['What is Ines allergic to?']);
+    expect(queryParts('According to John, who is his favorite character?')[0]).toBe('According to John, who is his favorite character?');
+  });
+
+  it('keeps the message and its questions, setting greetings and small talk aside', () => {
+    expect(queryParts('Can I order the prawn curry? What am I allergic to?')).toEqual([
+      'Can I order the prawn curry? What am I allergic to?',
+      'Can I order the prawn curry?',
+      'What am I allergic to?',
+    ]);
+    const parts = queryParts('Hey! Long day at the hospital. Can you remind me where Marta lives?');
+    expect(parts).toEqual(['Hey! Long day at the hospital. Can you remind me where Marta lives?', 'Can you remind me where Marta lives?']);
+  });
+
+  it('reads a question with the statements before it, and alone unless it points back at them', () => {
+    expect(queryParts('Hana turns eight soon. What is she into?')).toEqual([
+      'Hana turns eight soon. What is she into?',
+    ]);
+    expect(queryParts('Hi! Felix is coming over. Where does Marta live?')).toEqual([
+      'Hi! Felix is coming over. Where does Marta live?',
+      'Felix is coming over. Where does Marta live?',
+      'Where does Marta live?',
+    ]);
+  });
+
+  it('adds statements alone when asked, questions first, and caps the parts', () => {
+    const message = 'I moved to Lyon. My sister visits soon. I sold my bike. Where does Marta live? When is my dentist appointment?';
+    const parts = queryParts(message, MAX_QUERY_PARTS, true);
+    expect(parts).toHaveLength(MAX_QUERY_PARTS);
+    expect(parts.slice(1)).toEqual([
+      'I moved to Lyon. My sister visits soon. I sold my bike. Where does Marta live?',
+      'Where does Marta live?',
+      'When is my dentist appointment?',
+    ]);
+    expect(queryParts('I moved to Lyon. I sold my bike. Where does Marta live?', 4, true)).toContain('I sold my bike.');
+    expect(queryParts('I moved to Lyon. Where does Marta live?', 1)).toEqual(['I moved to Lyon. Where does Marta live?']);
+  });
+
+  it('reads small talk alone as the message (its scores are low by themselves)', () => {
+    expect(queryParts("Thanks so much!! You're the best.")).toEqual(["Thanks so much!! You're the best."]);
+    expect(queryParts('')).toEqual(['']);
+  });
+
+  it('does not cut a sentence at an initial ("the U.S.", "C. S. Lewis")', () => {
+    expect(queryParts('What areas of the U.S. has John been to?')).toHaveLength(1);
+  });
+});
+
+describe('fuseRankings', () => {
+  it('scores a memory by its best part and keeps memories no part found out', () => {
+    const fused = fuseRankings(['whole', 'a', 'b'], [[scored('m1', 0.6), scored('m2', 0.3)], [scored('m1', 0.9)], [scored('m3', 0.5)]], compareScored);
+    expect(fused.map((s) => [s.candidate.memory.id, s.score])).toEqual([
+      ['m1', 0.9],
+      ['m3', 0.5],
+      ['m2', 0.3],
+    ]);
+    expect(fused[0]?.parts?.part).toBe('a');
+    expect(fused[0]?.parts?.agreement).toBeUndefined();
+  });
+
+  it('lifts a memory two parts find by the agreement, never above 1, and says so in explain', () => {
+    const [one] = fuseRankings(['whole', 'a'], [[scored('m1', 0.6)], [scored('m1', 0.5)]], compareScored, 0.4);
+    expect(one?.score).toBeCloseTo(0.6 + 0.4 * 0.5 * 0.4, 10);
+    expect(one?.parts?.agreement).toBe(0.08);
+    const [full] = fuseRankings(['whole', 'a'], [[scored('m1', 1)], [scored('m1', 1)]], compareScored, 1);
+    expect(full?.score).toBe(1);
+  });
+
+  it('is what HybridRanker.fuse does with its partAgreement', () => {
+    const rankings = [[scored('m1', 0.6)], [scored('m1', 0.5)]];
+    expect(new HybridRanker({ partAgreement: 0 }).fuse(['w', 'a'], rankings)[0]?.score).toBe(0.6);
+    expect(new HybridRanker().parts('Hi! What is my name?')).toEqual(['Hi! What is my name?', 'What is my name?']);
+  });
+});
