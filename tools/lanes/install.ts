@@ -11,7 +11,7 @@
  * again (they are not in the lock); the next lane run puts them back.
  */
 import { execFileSync } from 'node:child_process';
-import { lanePackages, missingLanePackages, ROOT } from './packages.js';
+import { lanePackages, missingLanePackages, removeNodeBinLink, ROOT } from './packages.js';
 
 const missing = missingLanePackages();
 if (missing.length === 0) {
@@ -26,3 +26,5 @@ if (missing.length === 0) {
     process.exit(1);
   }
 }
+// After an install, and on every run: an earlier install (or npm itself) may have left the link behind.
+if (removeNodeBinLink()) process.stderr.write('lane packages: removed node_modules/.bin/node (node22 is called by its path)\n');
