@@ -13,7 +13,7 @@ export const UNIT = [
   'test/core/{housekeeping,rate-limit,vector,printable}.test.ts',
   'test/core/text/statements.test.ts',
   'test/core/oauth/*.test.ts',
-  'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool}.test.ts',
+  'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool,endpoint}.test.ts',
   'test/cli/config.test.ts',
   'test/runtime/trust-proxy.test.ts',
   'test/client/{client,retry,errors}.test.ts',
@@ -28,7 +28,7 @@ export const UNIT = [
 export const ADAPTERS = [
   'test/rest/**/*.test.ts',
   'test/mcp/{batch,http,parity,tools}.test.ts',
-  'test/cli/{first-key,keys,oauth,calibrate}.test.ts',
+  'test/cli/{first-key,keys,oauth,calibrate,embed-endpoint}.test.ts',
   'test/client/*.live.test.ts',
   'test/ai-sdk/*.test.ts',
   'test/langgraph/*.test.ts',
@@ -43,6 +43,7 @@ export const BACKENDS = [
   'test/storage/model-change.test.ts',
   'test/storage/calibrations.test.ts',
   'test/core/reembed.test.ts',
+  'test/core/recall-on-words.test.ts',
   'test/scale/copy.test.ts',
 ];
 

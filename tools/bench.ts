@@ -34,7 +34,8 @@ import { HybridRanker } from '../src/core/ranking/hybrid-ranker.js';
 import { MemoryError } from '../src/core/errors.js';
 import { MemoryService } from '../src/core/service.js';
 import { LOCAL_CALLER } from '../src/core/types.js';
-import { createEmbedder } from '../src/embeddings/index.js';
+import { runtimeConfig } from '../src/cli/config.js';
+import { openEmbedder } from '../src/runtime/runtime.js';
 import { maskDatabaseUrl } from '../src/storage/postgres/url.js';
 import type { BenchBackend } from './bench/backends.js';
 import { buildSet, vectorsByExternalId, type BuiltSet } from './bench/build.js';
@@ -175,7 +176,9 @@ async function measure(backend: BenchBackend, work: string, notes: string[]): Pr
   const cli = cliCommand();
   log(`CLI: ${cli.how}`);
 
-  const embedder = createEmbedder({});
+  // The model the served children get too (they inherit MEMORY_EMBED_MODEL, MEMORY_EMBED_URL and its key).
+  const modelSettings = runtimeConfig({}, process.env);
+  const embedder = openEmbedder(modelSettings);
   const info = await embedder.ready();
   const embeddings = new EmbeddingState(embedder, Promise.resolve(info));
 

@@ -6,7 +6,7 @@
  *
  *   npm run eval [-- --db DIR]           every set of the suite (tools/eval/suite.ts), one table
  *   npm run eval -- --data DIR [--limit K] [--min-score S] [--out RUN.jsonl] [--db PATH]
- *                   [--users a,b] [--off-topic FILE] [--model NAME] [--model-dir DIR]
+ *                   [--users a,b] [--off-topic FILE] [--model NAME] [--model-dir DIR] [--embed-url URL]
  *
  * A model without a built-in calibration (or MEMORY_MODEL_IDENTITY=NAME, which evaluates the model under another
  * name) is calibrated by the service first, as `serve` does, from the labelled sets shipped with the package less
@@ -19,6 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runtimeConfig } from '../src/cli/config.js';
 import { shippedLabelledSets } from '../src/core/calibration/labelled-sets.js';
 import { openRuntime } from '../src/runtime/runtime.js';
 import { loadEvalData } from './eval/dataset.js';
@@ -52,8 +53,12 @@ const { values } = parseArgs({
     'off-topic': { type: 'string' },
     model: { type: 'string' },
     'model-dir': { type: 'string' },
+    'embed-url': { type: 'string' },
   },
 });
+// The model behind an OpenAI-compatible endpoint, read as the CLI reads it (--embed-url or MEMORY_EMBED_URL, the
+// key from MEMORY_EMBED_API_KEY, prefixes from MEMORY_EMBED_QUERY_PREFIX / MEMORY_EMBED_DOCUMENT_PREFIX).
+const modelSettings = runtimeConfig({ model: values.model, 'model-dir': values['model-dir'], 'embed-url': values['embed-url'] }, process.env);
 const limit = numberOption('limit', values.limit, 10, 1, 100);
 if (!Number.isInteger(limit)) throw new Error('--limit must be an integer');
 const minScore = numberOption('min-score', values['min-score'], 0, 0, 1);
@@ -81,8 +86,9 @@ async function runSet(set: EvalSet, db: string | undefined, print: boolean): Pro
   const runtime = await openRuntime({
     dbPath,
     databaseUrl,
-    model: values.model ?? 'use-lite',
-    modelDir: values['model-dir'],
+    model: modelSettings.model,
+    modelDir: modelSettings.modelDir,
+    endpoint: modelSettings.endpoint,
     modelIdentity: process.env.MEMORY_MODEL_IDENTITY || undefined,
     calibrationExclude: exclude,
   });

@@ -1,7 +1,7 @@
 /** The CLI's settings: flags first, then environment variables, then the wiring's defaults. */
 import type { LogLevel } from '../core/logger.js';
 import { parseTrustProxy } from '../runtime/trust-proxy.js';
-import { checkPublicUrl, ConfigError, DEFAULTS, type OAuthConfig, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
+import { checkPublicUrl, ConfigError, DEFAULTS, type EndpointConfig, type OAuthConfig, type RuntimeConfig, type ServeConfig } from '../runtime/config.js';
 
 type Env = Record<string, string | undefined>;
 type Flags = Record<string, string | boolean | undefined>;
@@ -33,12 +33,35 @@ export function runtimeConfig(flags: Flags, env: Env): RuntimeConfig {
     dbPath: text(flags.db) ?? env.MEMORY_DB_PATH ?? DEFAULTS.dbPath,
     databaseUrl,
     pgPoolSize: integer('MEMORY_PG_POOL', env.MEMORY_PG_POOL, DEFAULTS.pgPoolSize, 1, 1000),
-    model: text(flags.model) ?? env.MEMORY_EMBED_MODEL ?? DEFAULTS.model,
+    model: text(flags.model) ?? nonEmpty(env.MEMORY_EMBED_MODEL) ?? DEFAULTS.model,
+    endpoint: endpointConfig(flags, env),
     modelDir: text(flags['model-dir']) ?? env.MEMORY_MODEL_DIR,
     embedWorkers: optionalInteger('MEMORY_EMBED_WORKERS', text(flags['embed-workers']) ?? env.MEMORY_EMBED_WORKERS, 1, 64),
     // Measuring only: the model recorded and calibrated under another name (runtime/config.ts).
     ...(env.MEMORY_MODEL_IDENTITY !== undefined && env.MEMORY_MODEL_IDENTITY !== '' ? { modelIdentity: env.MEMORY_MODEL_IDENTITY } : {}),
     logLevel: level as LogLevel,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** `--embed-url` / MEMORY_EMBED_URL: the model runs behind an OpenAI-compatible API; it needs the model's name there. */
+function endpointConfig(flags: Flags, env: Env): EndpointConfig | undefined {
+  const url = text(flags['embed-url']) ?? nonEmpty(env.MEMORY_EMBED_URL);
+  if (url === undefined) return undefined;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new ConfigError(`The embedding endpoint (--embed-url, MEMORY_EMBED_URL) must be an http(s) URL such as http://127.0.0.1:11434/v1.`);
+  }
+  if ((text(flags.model) ?? nonEmpty(env.MEMORY_EMBED_MODEL)) === undefined) {
+    throw new ConfigError('--embed-url needs the model served there: --model NAME (env MEMORY_EMBED_MODEL), e.g. --model bge-m3.');
+  }
+  return {
+    url,
+    apiKey: nonEmpty(env.MEMORY_EMBED_API_KEY),
+    queryPrefix: text(flags['query-prefix']) ?? env.MEMORY_EMBED_QUERY_PREFIX,
+    documentPrefix: text(flags['document-prefix']) ?? env.MEMORY_EMBED_DOCUMENT_PREFIX,
   };
 }
 

@@ -15,6 +15,7 @@ import { runtimeConfig, serveConfig } from './config.js';
 import { ConfigError } from '../runtime/config.js';
 import { mcpHttpHandler, runMcpStdio } from '../runtime/mcp.js';
 import { consoleOutput, type Output } from '../runtime/output.js';
+import { refusedAtStart } from '../runtime/runtime.js';
 import { startServer } from '../runtime/serve.js';
 
 const HELP = `agent-memory: memory for AI agents (REST API and MCP tools over SQLite or PostgreSQL)
@@ -49,6 +50,9 @@ Common options:
                      pool size env MEMORY_PG_POOL, default 10)
   --model NAME       embedding model (env MEMORY_EMBED_MODEL, default use-lite; hash: no model, for tests)
   --model-dir DIR    local directory holding transformers.js models (env MEMORY_MODEL_DIR)
+  --embed-url URL    the model runs behind an OpenAI-compatible API at URL (env MEMORY_EMBED_URL), e.g.
+                     http://127.0.0.1:11434/v1 for Ollama; needs --model (its name there); key: env
+                     MEMORY_EMBED_API_KEY. Prefixes by model family, or --query-prefix / --document-prefix
   --embed-workers N  most embedding worker threads, each with its own copy of the model (env
                      MEMORY_EMBED_WORKERS; default one per core, at most 8; mcp over stdio: 1); the pool
                      starts with one and grows with its queue
@@ -75,6 +79,9 @@ const OPTIONS = {
   model: { type: 'string' },
   'embed-workers': { type: 'string' },
   'model-dir': { type: 'string' },
+  'embed-url': { type: 'string' },
+  'query-prefix': { type: 'string' },
+  'document-prefix': { type: 'string' },
   'log-level': { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -131,8 +138,12 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         const mcpHandler = mcpHttpHandler(config, mcpDefaults(values, env), mcpSessionMode(values, env, config));
         const server = await startServer(config, { output: out, mcpHandler });
         out.notice(`agent-memory is listening on ${server.url} (console at ${server.url}/console, REST under /v1, MCP at /mcp, health at /healthz).`);
-        await onShutdown(() => server.close());
-        return 0;
+        const stopped = onShutdown(() => server.close()).then(() => undefined);
+        const refusal = await Promise.race([stopped, refusedAtStart(server.runtime.modelReady)]);
+        if (refusal === undefined) return 0;
+        out.notice(`Stopping: ${refusal.message}`);
+        await server.close();
+        return 1;
       }
       case 'mcp':
         // Stdout is the protocol channel: this command never prints.

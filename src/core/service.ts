@@ -122,6 +122,7 @@ export class MemoryService {
   readonly embeddings: EmbeddingState;
   readonly #ranker: Ranker;
   readonly #now: () => Date;
+  readonly #logger: Logger;
   readonly #pruneIdempotency: Chore;
   readonly #purgeExpired: Chore;
 
@@ -130,6 +131,7 @@ export class MemoryService {
     this.embeddings = deps.embeddings;
     this.#ranker = deps.ranker;
     this.#now = deps.now ?? (() => new Date());
+    this.#logger = deps.logger ?? silentLogger;
     this.#pruneIdempotency = new Chore(() => pruneInBatches((limit) => this.storage.pruneIdempotency(this.#notBefore(), limit)), {
       name: 'idempotency pruning',
       logger: deps.logger ?? silentLogger,
@@ -420,21 +422,32 @@ export class MemoryService {
   async #rankParts(caller: Caller, params: RecallParams, scope: AppScope): Promise<ScoredCandidate[]> {
     const parts = this.#ranker.parts(params.query);
     const plans = parts.map((part) => this.#ranker.plan(part, params.limit));
+    let wordsOnly = false;
     const vectors = this.embeddings.embed(
       plans.map((plan) => plan.embedText),
       'query',
       caller.keyId ?? 'local',
-    );
+    ).catch((error: unknown) => {
+      // The model (or its endpoint) cannot embed the query now: answer on the words rather than fail the recall.
+      if (!(error instanceof MemoryError && error.code === 'unavailable')) throw error;
+      this.#logger.warn('recall answered on the words: the query could not be embedded', {
+        error: error.message,
+        cause: error.cause instanceof Error ? error.cause.message : undefined,
+      });
+      wordsOnly = true;
+      return null;
+    });
     this.#purgeExpired.poke();
     const rankings = await Promise.all(
       plans.map(async (plan, i) => {
         const embedding = vectors.then((all) => {
+          if (all === null) return null;
           const vector = all[i];
           if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
           return vector;
         });
         const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
-        return this.#ranker.rank(parts[i] ?? params.query, plan, candidates);
+        return this.#ranker.rank(parts[i] ?? params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates);
       }),
     );
     return rankings.length === 1 ? (rankings[0] ?? []) : this.#ranker.fuse(parts, rankings);

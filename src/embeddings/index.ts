@@ -7,6 +7,8 @@ import type { Embedder } from '../core/embedder.js';
 import { defaultWorkerCount, type EmbedPoolObserver } from './embed-pool.js';
 import { RenamedEmbedder } from './renamed.js';
 import { WorkerEmbedder } from './worker-embedder.js';
+import { EndpointEmbedder, type EndpointEmbedderOptions } from './endpoint.js';
+import type { Prefixes } from './endpoint-prefixes.js';
 
 export type { EmbedKind, Embedder, EmbedderInfo } from '../core/embedder.js';
 
@@ -24,6 +26,16 @@ export interface CreateEmbedderOptions {
   minWorkers?: number | undefined;
   /** Cores shared out among the workers as model threads (default: the cores this process may use; threads.ts). */
   cores?: number | undefined;
+  /** Base URL of an OpenAI-compatible API serving `model` (`--embed-url`); the model then runs there, not here. */
+  url?: string | undefined;
+  /** The endpoint's key, sent as a Bearer token. */
+  apiKey?: string | undefined;
+  /** Overrides of the endpoint model's query/document prefixes (endpoint-prefixes.ts). */
+  prefixes?: Partial<Prefixes> | undefined;
+  /** A server's start: an endpoint down at the probe is probed again until it answers (endpoint.ts). */
+  keepProbing?: EndpointEmbedderOptions['keepProbing'];
+  /** Told of every failed endpoint request, with its status or kind (metrics). */
+  onEndpointError?: ((reason: string) => void) | undefined;
   /** Told of every finished embedding call (metrics). */
   observer?: EmbedPoolObserver | undefined;
   /** Measuring only: the model under this name (renamed.ts), so it is calibrated by the service as an unknown one. */
@@ -35,6 +47,16 @@ export function createEmbedder(options: CreateEmbedderOptions = {}): Embedder {
   const identity = options.identity?.trim();
   if (identity) return new RenamedEmbedder(createEmbedder({ ...options, identity: undefined }), identity);
   const model = options.model?.trim() || DEFAULT_EMBEDDING_MODEL;
+  if (options.url !== undefined && options.url !== '') {
+    return new EndpointEmbedder({
+      url: options.url,
+      model,
+      apiKey: options.apiKey,
+      prefixes: options.prefixes,
+      onError: options.onEndpointError,
+      keepProbing: options.keepProbing,
+    });
+  }
   if (model === HASH_MODEL) return new HashingEmbedder();
   return new WorkerEmbedder({
     model,

@@ -12,12 +12,24 @@ export interface RuntimeConfig {
   modelDir: string | undefined;
   /** Embedding worker threads (each a copy of the model); undefined sizes the pool from the cores. */
   embedWorkers?: number | undefined;
+  /** Endpoint settings when the model is served by an OpenAI-compatible API (`--embed-url`). */
+  endpoint?: EndpointConfig | undefined;
   /**
    * Measuring only (`MEMORY_MODEL_IDENTITY`): the model is recorded and calibrated under this name instead of its
    * own, so a model with a built-in calibration can be calibrated by the service and compared with it.
    */
   modelIdentity?: string | undefined;
   logLevel: LogLevel;
+}
+
+export interface EndpointConfig {
+  /** Base of the API, e.g. http://127.0.0.1:11434/v1 (the service posts to {url}/embeddings). Not recorded anywhere. */
+  url: string;
+  /** Bearer token (MEMORY_EMBED_API_KEY); never logged or shown. */
+  apiKey?: string | undefined;
+  /** Overrides of the model family's prefixes (empty string: none). */
+  queryPrefix?: string | undefined;
+  documentPrefix?: string | undefined;
 }
 
 export interface ServeConfig extends RuntimeConfig {

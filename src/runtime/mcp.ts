@@ -10,7 +10,7 @@ import { serveStdio } from '../mcp/stdio.js';
 import type { ToolDefaults } from '../mcp/tools.js';
 import type { ToolCallListener } from '../mcp/validated-tools.js';
 import type { RuntimeConfig, ServeConfig } from './config.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, refusedAtStart } from './runtime.js';
 
 // What the CLI needs to read the MCP settings, without depending on the MCP adapter itself.
 export { MCP_SESSION_MODES, type McpSessionMode } from '../mcp/http.js';
@@ -31,7 +31,7 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 export async function runMcpStdio(config: McpConfig, io: { stdin?: Readable; stdout?: Writable } = {}): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
   // One agent's calls come one at a time: a single worker (one copy of the model, ~120 MiB) unless told otherwise.
-  const runtime = await openRuntime({ ...config, embedWorkers: config.embedWorkers ?? 1 }, logger);
+  const runtime = await openRuntime({ ...config, embedWorkers: config.embedWorkers ?? 1, waitForEndpoint: true }, logger);
   runtime.modelReady.then(
     (info) => logger.info('model ready', { model: info.model, dimension: info.dimension }),
     (error: unknown) => logger.error('model unavailable: store and recall answer unavailable', errorFields(error)),
@@ -58,6 +58,13 @@ export async function runMcpStdio(config: McpConfig, io: { stdin?: Readable; std
     userId: config.defaults.userId ?? null,
     appId: config.defaults.appId ?? null,
   });
+  // A refusal by the model's endpoint (401, 403) ends the session: the agent's host shows the exit, not 503s.
+  let refused = false;
+  void refusedAtStart(runtime.modelReady).then((error) => {
+    refused = true;
+    logger.error('stopping: the embedding endpoint refused this service', { error: error.message });
+    void session.shutdown('SIGTERM');
+  });
   try {
     await session.closed;
   } finally {
@@ -65,7 +72,7 @@ export async function runMcpStdio(config: McpConfig, io: { stdin?: Readable; std
     process.off('SIGINT', onSignal);
     await runtime.close();
   }
-  return 0;
+  return refused ? 1 : 0;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface Metrics {
   phase(operation: string, phase: Phase, seconds: number): void;
   rateLimitRefusal(): void;
   databaseError(kind: string): void;
+  /** A failed request to the embedding endpoint: its HTTP status, `network` (down, timeout) or `malformed`. */
+  embedEndpointError(reason: string): void;
   /** Where the embedding pool's gauges are read from at each scrape (none for the in-process hash model). */
   watchEmbedPool(stats: () => EmbedPoolStats): void;
 }
@@ -66,6 +68,12 @@ export function createMetrics(): Metrics {
     name: 'agent_memory_database_errors_total',
     help: 'Database errors by kind: SQLite result code, PostgreSQL SQLSTATE class, network error code, unavailable, other.',
     labelNames: ['kind'],
+    registers: [registry],
+  });
+  const endpointErrors = new Counter({
+    name: 'agent_memory_embed_endpoint_errors_total',
+    help: 'Failed requests to the embedding endpoint (--embed-url) by reason: HTTP status, network (down, timeout) or malformed.',
+    labelNames: ['reason'],
     registers: [registry],
   });
 
@@ -121,6 +129,9 @@ export function createMetrics(): Metrics {
     },
     databaseError(kind) {
       dbErrors.inc({ kind });
+    },
+    embedEndpointError(reason) {
+      endpointErrors.inc({ reason });
     },
     watchEmbedPool(stats) {
       poolStats = stats;

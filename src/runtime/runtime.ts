@@ -10,6 +10,7 @@ import type { MemoryStore } from '../core/store.js';
 import { createEmbedder } from '../embeddings/index.js';
 import type { Embedder, EmbedderInfo } from '../core/embedder.js';
 import { EmbedPool } from '../embeddings/embed-pool.js';
+import { EndpointError } from '../embeddings/endpoint.js';
 import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { embedObserver, instrumentService, instrumentStore } from './instrument.js';
 import type { Metrics } from './metrics.js';
@@ -36,9 +37,11 @@ export interface Runtime {
 }
 
 export type RuntimeOptions = StorageConfig &
-  Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'modelIdentity'> & {
+  Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'modelIdentity' | 'endpoint'> & {
     /** Shipped labelled sets a calibration fitted here leaves out (an evaluation never fits on the set it measures). */
     calibrationExclude?: readonly string[] | undefined;
+    /** A server (serve, mcp): an embedding endpoint that is down at start is waited for, not given up on. */
+    waitForEndpoint?: boolean | undefined;
   };
 
 /**
@@ -49,7 +52,7 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
   const backend = await openBackend(config, logger);
   // With metrics, every store call is timed and its errors counted (instrument.ts); the raw store stays behind it.
   const store = metrics ? instrumentStore(backend.store, metrics) : backend.store;
-  const embedder = openEmbedder(config, metrics);
+  const embedder = openEmbedder(config, metrics, config.waitForEndpoint === true ? logger : undefined);
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
     return info;
@@ -92,16 +95,42 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
 }
 
 /** The configured model (its workers start loading it now), for a runtime or a command that embeds (reembed). */
-export function openEmbedder(config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'modelIdentity'>, metrics?: Metrics): Embedder {
+export function openEmbedder(
+  config: Pick<RuntimeConfig, 'model' | 'modelDir' | 'embedWorkers' | 'modelIdentity' | 'endpoint'>,
+  metrics?: Metrics,
+  /** Given for a server: an endpoint down at start is probed again until it answers, each miss logged. */
+  waitingLogger?: Logger,
+): Embedder {
+  const endpoint = config.endpoint;
   const embedder = createEmbedder({
     identity: config.modelIdentity,
+    keepProbing: waitingLogger
+      ? { onWaiting: (error) => waitingLogger.warn('the embedding endpoint is not answering: probing again; stores wait for it (then 503), recalls answer on the words', { error: error.message }) }
+      : undefined,
     model: config.model,
+    url: endpoint?.url,
+    apiKey: endpoint?.apiKey,
+    prefixes: endpoint ? { query: endpoint.queryPrefix, document: endpoint.documentPrefix } : undefined,
+    onEndpointError: metrics ? (reason) => metrics.embedEndpointError(reason) : undefined,
     modelDir: config.modelDir,
     workers: config.embedWorkers,
     observer: metrics ? embedObserver(metrics) : undefined,
   });
   if (metrics && embedder instanceof EmbedPool) metrics.watchEmbedPool(() => embedder.stats());
   return embedder;
+}
+
+/**
+ * Resolves with the refusal when the model's endpoint refused the start-up probe (401, 403, an unknown model, a
+ * malformed answer): a restart cannot fix that, so `serve` and `mcp` exit non-zero instead of answering 503 for ever.
+ * Never resolves otherwise (an endpoint that is down is retried).
+ */
+export function refusedAtStart(modelReady: Promise<unknown>): Promise<EndpointError> {
+  return new Promise((resolve) => {
+    modelReady.catch((error: unknown) => {
+      if (error instanceof EndpointError && error.fatal) resolve(error);
+    });
+  });
 }
 
 /** Opens only the database, for commands that need no model (keys). */

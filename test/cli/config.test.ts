@@ -54,3 +54,22 @@ describe('metrics token setting', () => {
     }
   });
 });
+
+describe('embedding endpoint setting', () => {
+  it('takes --embed-url before MEMORY_EMBED_URL, the key from MEMORY_EMBED_API_KEY only, and prefix overrides', () => {
+    const env = { MEMORY_EMBED_URL: 'http://10.0.0.1:11434/v1', MEMORY_EMBED_MODEL: 'bge-m3', MEMORY_EMBED_API_KEY: 'sk-x', MEMORY_EMBED_QUERY_PREFIX: '' };
+    expect(runtimeConfig({}, env)).toMatchObject({ model: 'bge-m3', endpoint: { url: 'http://10.0.0.1:11434/v1', apiKey: 'sk-x', queryPrefix: '' } });
+    expect(runtimeConfig({ 'embed-url': 'https://api.openai.com/v1', model: 'text-embedding-3-small' }, env)).toMatchObject({
+      model: 'text-embedding-3-small',
+      endpoint: { url: 'https://api.openai.com/v1' },
+    });
+    expect(runtimeConfig({}, { MEMORY_EMBED_URL: '' }).endpoint).toBeUndefined();
+    expect(runtimeConfig({}, {}).endpoint).toBeUndefined();
+  });
+
+  it('refuses a URL that is not http(s), and an endpoint without a model name', () => {
+    expect(() => runtimeConfig({ 'embed-url': 'ftp://x/v1', model: 'm' }, {})).toThrow(/must be an http\(s\) URL/);
+    expect(() => runtimeConfig({ 'embed-url': 'not a url', model: 'm' }, {})).toThrow(ConfigError);
+    expect(() => runtimeConfig({ 'embed-url': 'http://127.0.0.1:11434/v1' }, {})).toThrow(/needs the model served there/);
+  });
+});

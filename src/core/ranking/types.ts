@@ -16,6 +16,8 @@ export interface QueryPlan {
   textK: number;
   /** How many memories the store lists per term for the word side (see word-candidates.ts). */
   perTerm: number;
+  /** The query could not be embedded: every candidate is read by its words (explain's path 'words'). */
+  wordsOnly?: boolean | undefined;
 }
 
 /**
