@@ -1,4 +1,5 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** How long a connection idle at shutdown stays open, so that a request already on its way is read and answered. */
 export const LAME_DUCK_MS = 250;
@@ -23,12 +24,38 @@ export const LAME_DUCK_MS = 250;
  */
 export function gracefulConnections(server: Server): { close(): Promise<void> } {
   const open = new Set<ServerResponse>();
+  // Each connection: requests in progress, and since when it has had none (accepted, or its last answer sent).
+  const connections = new Map<Socket, { active: number; idleSince: number }>();
   let draining = false;
-  server.on('request', (_req, res: ServerResponse) => {
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { active: 0, idleSince: performance.now() });
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (draining && !res.headersSent) res.setHeader('Connection', 'close');
     open.add(res);
-    res.once('close', () => open.delete(res));
+    const state = connections.get(req.socket);
+    if (state) state.active++;
+    res.once('close', () => {
+      open.delete(res);
+      if (state) {
+        state.active--;
+        state.idleSince = performance.now();
+      }
+    });
   });
+  /**
+   * Closes the connections that have had no request for LAME_DUCK_MS. Node's closeIdleConnections() closes every
+   * connection without a request in progress, including one accepted from the backlog in this very turn of the loop
+   * whose request has not been read yet: under load (a request sent a second before SIGTERM, its connection waiting
+   * in the backlog while recalls kept the loop busy) that reset a request the server had promised to answer.
+   */
+  const closeIdle = (): void => {
+    const now = performance.now();
+    for (const [socket, state] of connections) {
+      if (state.active === 0 && now - state.idleSince >= LAME_DUCK_MS) socket.destroy();
+    }
+  };
   return {
     close() {
       draining = true;
@@ -59,8 +86,8 @@ export function gracefulConnections(server: Server): { close(): Promise<void> } 
         if (done) return;
         // setImmediate runs after the poll phase, so bytes that arrived while the loop was busy are parsed first.
         setImmediate(() => {
-          server.closeIdleConnections();
-          setTimeout(later, LAME_DUCK_MS).unref();
+          closeIdle();
+          setTimeout(later, LAME_DUCK_MS / 5).unref();
         });
       };
       setTimeout(later, LAME_DUCK_MS).unref();

@@ -23,6 +23,7 @@ describe('the test lanes', () => {
     const scripts = pkg.scripts as Record<string, string>;
     for (const lane of LANES) {
       expect(lane.command.slice(0, 3)).toEqual(['npm', 'run', '--silent']);
+      expect(lane.command.slice(4, 5)).toEqual(lane.name.startsWith('node') ? ['--'] : []);
       expect(scripts[lane.command[3] as string], lane.name).toBeTypeOf('string');
     }
     expect(scripts.test).toContain('tools/test-lanes.ts');

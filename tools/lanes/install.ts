@@ -27,4 +27,4 @@ if (missing.length === 0) {
   }
 }
 // After an install, and on every run: an earlier install (or npm itself) may have left the link behind.
-if (removeNodeBinLink()) process.stderr.write('lane packages: removed node_modules/.bin/node (node22 is called by its path)\n');
+if (removeNodeBinLink()) process.stderr.write('lane packages: removed node_modules/.bin/node (the Node line packages are called by their paths)\n');

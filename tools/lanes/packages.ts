@@ -52,7 +52,7 @@ export function removeNodeBinLink(): boolean {
   } catch {
     return false; // no link
   }
-  if (!target.split(/[\\/]/).includes('node22')) return false;
+  if (!target.split(/[\\/]/).some((part) => /^node\d+$/.test(part))) return false;
   unlinkSync(link);
   return true;
 }
