@@ -14,6 +14,7 @@
  *   the lowest of them favoured hits at the plateau's edge: with USE-lite it let "Maria is at the dentist this
  *   afternoon." answer "where does maria live" at 0.71.)
  */
+import { mean, quantile, setBalance, type SetOutcome } from '../../src/core/calibration/fit.js';
 import type { ModelCalibration } from '../../src/core/ranking/calibration.js';
 import { HybridRanker, paramsFor } from '../../src/core/ranking/hybrid-ranker.js';
 import { dot } from '../../src/embeddings/vector.js';
@@ -33,45 +34,7 @@ export interface FitInput {
   onProgress?: (message: string) => void;
 }
 
-function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))] as number;
-}
-
 const round = (x: number): number => Math.round(x * 1000) / 1000;
-
-const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
-
-/** What recall returned for one set: each answerable question's top 5, and the top raw of each question nothing answers. */
-interface SetOutcome {
-  answerable: { raw: number; gold: boolean }[][];
-  unanswerable: number[];
-  offTopic: number[];
-  exhaustive: boolean;
-}
-
-/**
- * A set's balance at the defaults (limit 5) if the 0.7 knot sits at raw `t`: the mean of its hit rate and of the
- * rejection rates it can measure.
- */
-function setBalance(
-  set: SetOutcome,
-  t: number,
-): number {
-  const hits: number[] = [];
-  const rates: number[] = [];
-  if (set.answerable.length > 0) {
-    hits.push(set.answerable.filter((top) => top.some((h) => h.gold && h.raw >= t)).length / set.answerable.length);
-    if (set.exhaustive) {
-      const returned = set.answerable.flatMap((top) => top.filter((h) => h.raw >= t));
-      if (returned.length > 0) rates.push(returned.filter((h) => h.gold).length / returned.length);
-    }
-  }
-  if (set.unanswerable.length > 0) rates.push(set.unanswerable.filter((r) => r < t).length / set.unanswerable.length);
-  if (set.offTopic.length > 0) rates.push(set.offTopic.filter((r) => r < t).length / set.offTopic.length);
-  return mean([...hits, ...(rates.length > 0 ? [mean(rates)] : [])]);
-}
 
 export async function fitCalibration(input: FitInput): Promise<ModelCalibration> {
   const info = await input.embedder.ready();
