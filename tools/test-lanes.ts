@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { LANES, type Lane } from './test-lanes/lanes.js';
 import { countTests, type TestCount } from './test-lanes/count.js';
+import { LINES_NOT_IN_NPM_TEST } from './node-lines/lines.js';
 
 interface LaneResult {
   lane: Lane;
@@ -98,6 +99,7 @@ const rows = results.map(({ lane, code, seconds, count }) => {
 const skipped = LANES.filter((lane) => !results.some((r) => r.lane === lane)).map((lane) => lane.name);
 process.stdout.write(`\n${'lane'.padEnd(16)} ${'result'.padEnd(12)} ${'time'.padStart(7)}  tests\n${rows.join('\n')}\n`);
 if (skipped.length > 0) process.stdout.write(`not run: ${skipped.join(', ')}\n`);
+for (const [line, why] of Object.entries(LINES_NOT_IN_NPM_TEST)) process.stdout.write(`node${line}: not in npm test: ${why}\n`);
 const laneFailures = results.filter((r) => r.code !== 0).length;
 process.stdout.write(`lanes: ${results.length - laneFailures} ok, ${laneFailures} failed\n`);
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);

@@ -1,4 +1,4 @@
-import { nodeLines } from '../node-lines/lines.js';
+import { LINES_NOT_IN_NPM_TEST, nodeLines } from '../node-lines/lines.js';
 
 /**
  * The lanes of `npm test`, in the order they run. Each lane is an npm script of package.json (so `npm run <script>`
@@ -24,10 +24,12 @@ export const LANES: readonly Lane[] = [
   { name: 'metrics', command: npmRun('test:metrics'), about: 'the REST and MCP suites again with /metrics on', counts: true },
   { name: 'postgres', command: npmRun('test:postgres'), about: 'the REST and MCP parity suites on PostgreSQL (PGlite)', counts: true },
   { name: 'postgres-server', command: npmRun('test:postgres-server'), about: 'two nodes and the store on a real PostgreSQL server', counts: true },
-  ...nodeLines().map(({ major: line }) => ({
-    name: `node${line}`,
-    command: [...npmRun('test:node-line'), '--', line],
-    about: `the unit and adapters projects on Node ${line} (tools/node-lines.ts)`,
-    counts: true,
-  })),
+  ...nodeLines()
+    .filter(({ major }) => LINES_NOT_IN_NPM_TEST[major] === undefined)
+    .map(({ major: line }) => ({
+      name: `node${line}`,
+      command: [...npmRun('test:node-line'), '--', line],
+      about: `the unit and adapters projects on Node ${line} (tools/node-lines.ts)`,
+      counts: true,
+    })),
 ];
