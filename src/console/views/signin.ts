@@ -25,7 +25,7 @@ export function signInView(onSignedIn: (key: string) => void, reason?: string): 
       'Paste the key that ',
       h('code', {}, 'agent-memory serve'),
       ' printed when it first started, or make one with ',
-      h('code', {}, 'npx agent-memory keys create'),
+      h('code', {}, 'agent-memory keys create'),
       '. It stays in this browser tab only and is sent only to this server. A key bound to an app shows that app only.',
     ),
     h('div', { class: 'actions' }, submit),
