@@ -440,6 +440,12 @@ export const scorePartsSchema = z
       .describe(
         'For a message of several parts (sentences or clauses that ask or state something; greetings and small talk set aside): the part whose recall gave this score (the best of the parts).',
       ),
+    self: z
+      .string()
+      .optional()
+      .describe(
+        "When this score came from reading the query's first person as a note about the user: the part as read (\"what am I allergic to?\" as \"what is user allergic to?\").",
+      ),
     agreement: z
       .number()
       .optional()

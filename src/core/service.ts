@@ -9,7 +9,8 @@ import { Chore, pruneInBatches } from './housekeeping.js';
 import { newMemoryId, newUuid, parseMemoryRef, type MemoryRef } from './ids.js';
 import { DEFAULT_APP_SLUG, LIMITS } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
-import type { Ranker, ScoredCandidate } from './ranking/types.js';
+import { compareScored } from './ranking/hybrid-ranker.js';
+import type { QueryPlan, Ranker, ScoredCandidate } from './ranking/types.js';
 import {
   forgetAllInputSchema,
   forgetManyInputSchema,
@@ -33,7 +34,7 @@ import {
   type StoreParams,
   type StoreResult,
 } from './schemas.js';
-import type { AppScope, KeySlot, MemoryChange, MemoryFilter, MemoryStore } from './store.js';
+import type { AppScope, Candidate, KeySlot, MemoryChange, MemoryFilter, MemoryStore } from './store.js';
 import type { App, Caller, MemoryRecord } from './types.js';
 import { parseInput } from './validation.js';
 
@@ -438,18 +439,39 @@ export class MemoryService {
       return null;
     });
     this.#purgeExpired.poke();
-    const rankings = await Promise.all(
-      plans.map(async (plan, i) => {
-        const embedding = vectors.then((all) => {
-          if (all === null) return null;
-          const vector = all[i];
-          if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
-          return vector;
-        });
-        const candidates = await searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
-        return this.#ranker.rank(parts[i] ?? params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates);
-      }),
-    );
+    const search = (plan: QueryPlan, vectors: Promise<Float32Array[] | null>, i: number): Promise<Candidate[]> => {
+      const embedding = vectors.then((all) => {
+        if (all === null) return null;
+        const vector = all[i];
+        if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+        return vector;
+      });
+      return searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
+    };
+    const found = await Promise.all(plans.map((plan, i) => search(plan, vectors, i)));
+    let rankings = found.map((candidates, i) => {
+      const plan = plans[i] as QueryPlan;
+      return this.#ranker.rank(parts[i] ?? params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates);
+    });
+    // "I" and "my" are the user: a first-person part is read as an agent's note too ("what is user allergic to?",
+    // ranking/self.ts). Same terms, so the word side is unchanged; a memory keeps the better of the two readings.
+    // Answered on the words (the model is unavailable), the second reading would add nothing.
+    const self = wordsOnly ? undefined : this.#ranker.asUser(parts);
+    if (self !== undefined) {
+      const asked = self.flatMap((text, i) => (text === undefined ? [] : [{ i, plan: { ...(plans[i] as QueryPlan), embedText: this.#ranker.plan(text, params.limit).embedText } }]));
+      const selfVectors = this.embeddings.embed(
+        asked.map((a) => a.plan.embedText),
+        'query',
+        caller.keyId ?? 'local',
+      );
+      const selfRankings = await Promise.all(
+        asked.map(async (a, j) => this.#ranker.rank(parts[a.i] ?? params.query, a.plan, await search(a.plan, selfVectors, j))),
+      );
+      rankings = rankings.map((ranking, i) => {
+        const j = asked.findIndex((a) => a.i === i);
+        return j < 0 ? ranking : betterOf(ranking, selfRankings[j] ?? [], self[i] ?? '');
+      });
+    }
     return rankings.length === 1 ? (rankings[0] ?? []) : this.#ranker.fuse(parts, rankings);
   }
 
@@ -488,6 +510,19 @@ export class MemoryService {
     if (model === 'loading') return { status: 'starting', store: 'ok', model, reason: 'The embedding model is loading.', ...calibration };
     return { status: 'ok', store: 'ok', model, ...calibration };
   }
+}
+
+/**
+ * One part's ranking read two ways (as typed, and as a note about the user): each memory keeps its better score, and
+ * one that won by the second reading names it (explain.self). Sorted best first.
+ */
+function betterOf(typed: readonly ScoredCandidate[], asUser: readonly ScoredCandidate[], reading: string): ScoredCandidate[] {
+  const best = new Map(typed.map((s) => [s.candidate.memory.id, s]));
+  for (const s of asUser) {
+    const known = best.get(s.candidate.memory.id);
+    if (known === undefined || s.score > known.score) best.set(s.candidate.memory.id, { ...s, ...(s.parts ? { parts: { ...s.parts, self: reading } } : {}) });
+  }
+  return [...best.values()].sort(compareScored);
 }
 
 /** The first row of a page; a page so far out that the offset is not a safe integer is refused, not rounded. */

@@ -53,6 +53,10 @@ export class CalibratedRanker implements Ranker {
     return this.#ranker.parts(query);
   }
 
+  asUser(parts: readonly string[]): (string | undefined)[] | undefined {
+    return this.#ranker.asUser(parts);
+  }
+
   fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[] {
     return this.#ranker.fuse(parts, rankings);
   }

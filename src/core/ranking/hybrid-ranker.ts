@@ -6,6 +6,7 @@ import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './date
 import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
+import { speakAsUser, speaksAsSelf } from './self.js';
 import { analyzeText, isStopWordIn, stemIn, termsOf } from '../text/analyze.js';
 import type { Language } from '../text/languages.js';
 import { isPartOf } from '../text/parts.js';
@@ -115,6 +116,12 @@ export interface RankerParams {
    * partAgreement x s2 x (1 - s1), s2 its score in the next best part (0: the best part alone).
    */
   partAgreement: number;
+  /**
+   * Read a first-person part as an agent's note too ("what am I allergic to?" -> "what is user allergic to?",
+   * ranking/self.ts). Chat: hit at the defaults 0.467 -> 0.522, precision 0.764 -> 0.787 (no-need empty 0.767 ->
+   * 0.733); reading it with the user's name instead pulled every memory naming them (precision 0.703).
+   */
+  selfParts: boolean;
 }
 
 /**
@@ -178,6 +185,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // Chat set: multi-sentence messages answered right at the defaults 0.53 -> 0.60 (precision 0.89 -> 0.86), German and
   // Spanish 0.25 -> 0.33; single questions are one part and unchanged.
   partAgreement: 0.4,
+  selfParts: true,
 };
 
 /** The ranker's parameters for a model: the defaults with the model's cosine range and score map. */
@@ -322,6 +330,11 @@ export class HybridRanker implements Ranker {
 
   parts(query: string): string[] {
     return queryParts(query, this.params.maxQueryParts, this.params.statementParts);
+  }
+
+  asUser(parts: readonly string[]): (string | undefined)[] | undefined {
+    if (!this.params.selfParts || !parts.some(speaksAsSelf)) return undefined;
+    return parts.map((part) => speakAsUser(part));
   }
 
   fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[] {

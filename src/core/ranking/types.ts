@@ -46,6 +46,12 @@ export interface Ranker {
   parts(query: string): string[];
   /** The parts' rankings (in the order of `parts`) as one, best first. */
   fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[];
+  /**
+   * The parts read as an agent's note about the user ("what am I allergic to?" -> "what is user allergic to?",
+   * ranking/self.ts): one entry per part (`undefined` where a part has no first-person word); `undefined` when no
+   * part speaks in the first person.
+   */
+  asUser(parts: readonly string[]): (string | undefined)[] | undefined;
   plan(query: string, limit: number): QueryPlan;
   /** Candidates scored and sorted best first (ties: see compareScored in hybrid-ranker.ts). */
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[];

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { EmbeddingState } from '../../../src/core/embedding-state.js';
+import { DEFAULT_CALIBRATION } from '../../../src/core/ranking/calibration.js';
+import { HybridRanker, paramsFor } from '../../../src/core/ranking/hybrid-ranker.js';
+import { MemoryService } from '../../../src/core/service.js';
+import { LOCAL_CALLER } from '../../../src/core/types.js';
+import { HashingEmbedder } from '../../../src/embeddings/hashing.js';
+import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+
+// "I" and "my" are the user: recall reads a first-person part as an agent's note too, through the real service,
+// SQLite and the hash model (whose vectors share the word "user" with the note).
+
+const MEMORIES = ['User is allergic to shellfish.', 'I run 10 km every Sunday.', "User's sister Marta lives in Porto."];
+
+async function withService<T>(selfParts: boolean, run: (service: MemoryService) => Promise<T>): Promise<T> {
+  const embedder = new HashingEmbedder();
+  const store = SqliteStore.open({ path: ':memory:' });
+  const ranker = new HybridRanker(paramsFor({ ...DEFAULT_CALIBRATION, model: 'hash' }, { selfParts }));
+  const modelReady = embedder.ready().then(async (info) => {
+    await store.useModel(info);
+    return info;
+  });
+  const service = new MemoryService({ store, embeddings: new EmbeddingState(embedder, modelReady), ranker });
+  try {
+    for (const text of MEMORIES) await service.store(LOCAL_CALLER, { userId: 'ines', text });
+    return await run(service);
+  } finally {
+    await store.close();
+  }
+}
+
+function recallAll(service: MemoryService, query: string) {
+  return service.recall(LOCAL_CALLER, { userId: 'ines', query, explain: true, minScore: 0, limit: 10 });
+}
+
+describe('recall reads "I" and "my" as the user', () => {
+  it('meets an agent note with a first-person question, and explain.self names the reading', async () => {
+    const [on, off] = await Promise.all([true, false].map((self) => withService(self, (s) => recallAll(s, 'what am I allergic to?'))));
+    const allergyOn = on?.memories.find((m) => m.text.startsWith('User is allergic'));
+    const allergyOff = off?.memories.find((m) => m.text.startsWith('User is allergic'));
+    expect(allergyOn?.explain?.self).toBe('what is user allergic to?');
+    expect(allergyOn?.score ?? 0).toBeGreaterThan(allergyOff?.score ?? 1);
+    expect(allergyOff?.explain?.self).toBeUndefined();
+    expect(on?.memories[0]?.text).toBe('User is allergic to shellfish.');
+  });
+
+  it('keeps the score as typed where it is better, and leaves a query with no first person as it was', async () => {
+    await withService(true, async (service) => {
+      // A memory in the first person matches the query as typed: never lowered by the second reading.
+      const run = (await recallAll(service, 'when do I run?')).memories.find((m) => m.text.startsWith('I run'));
+      expect(run).toBeDefined();
+      const third = await recallAll(service, 'Where does Marta live?');
+      expect(third.memories.every((m) => m.explain?.self === undefined)).toBe(true);
+    });
+    const [on, off] = await Promise.all([true, false].map((self) => withService(self, (s) => recallAll(s, 'Where does Marta live?'))));
+    expect(on?.memories.map((m) => [m.text, m.score])).toEqual(off?.memories.map((m) => [m.text, m.score]));
+  });
+});
