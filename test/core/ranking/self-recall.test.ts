@@ -49,6 +49,7 @@ describe('recall reads "I" and "my" as the user', () => {
       // A memory in the first person matches the query as typed: never lowered by the second reading.
       const run = (await recallAll(service, 'when do I run?')).memories.find((m) => m.text.startsWith('I run'));
       expect(run).toBeDefined();
+      expect(run?.explain?.self).toBeUndefined();
       const third = await recallAll(service, 'Where does Marta live?');
       expect(third.memories.every((m) => m.explain?.self === undefined)).toBe(true);
     });
