@@ -6,6 +6,7 @@ import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './date
 import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
+import { impliedNeeds, needOfImplied } from './needs.js';
 import { speakAsUser, speaksAsSelf } from './self.js';
 import { analyzeText, isStopWordIn, stemIn, termsOf } from '../text/analyze.js';
 import type { Language } from '../text/languages.js';
@@ -116,6 +117,8 @@ export interface RankerParams {
    * partAgreement x s2 x (1 - s1), s2 its score in the next best part (0: the best part alone).
    */
   partAgreement: number;
+  /** Whether a request about food is also recalled as the questions it implies (needs.ts: allergies, diet). */
+  impliedNeeds: boolean;
   /**
    * Read a first-person part as an agent's note too ("what am I allergic to?" -> "what is user allergic to?",
    * ranking/self.ts). Chat: hit at the defaults 0.467 -> 0.522, precision 0.764 -> 0.787 (no-need empty 0.767 ->
@@ -185,6 +188,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // Chat set: multi-sentence messages answered right at the defaults 0.53 -> 0.60 (precision 0.89 -> 0.86), German and
   // Spanish 0.25 -> 0.33; single questions are one part and unchanged.
   partAgreement: 0.4,
+  impliedNeeds: true,
   selfParts: true,
 };
 
@@ -329,7 +333,10 @@ export class HybridRanker implements Ranker {
   }
 
   parts(query: string): string[] {
-    return queryParts(query, this.params.maxQueryParts, this.params.statementParts);
+    const parts = queryParts(query, this.params.maxQueryParts, this.params.statementParts);
+    if (!this.params.impliedNeeds) return parts;
+    const implied = impliedNeeds(query, analyzeText(query).language).filter((text) => !parts.includes(text));
+    return [...parts, ...implied];
   }
 
   asUser(parts: readonly string[]): (string | undefined)[] | undefined {
@@ -356,7 +363,10 @@ export class HybridRanker implements Ranker {
 
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[] {
     const p = this.params;
-    const features: Features[] = candidates.map((candidate) => ({
+    // An implied question (needs.ts) is answered only by memories on its topic: "I'm allergic to latex." is no
+    // answer to the allergies a dinner implies.
+    const need = needOfImplied(query);
+    const features: Features[] = (need === undefined ? candidates : candidates.filter((c) => need.evidence.test(c.memory.text))).map((candidate) => ({
       candidate,
       reading: readText(candidate.memory.text),
       semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),

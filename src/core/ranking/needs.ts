@@ -1,0 +1,68 @@
+/**
+ * Needs a request implies without asking. "What should I cook for dinner tonight?" asks for a recipe, but what the
+ * memory must supply is what the user cannot or will not eat ("I'm vegetarian.", "Lena is allergic to nuts."):
+ * nothing in the request's words or meaning points there. A request (or a "what should I ..." question) about
+ * food and drink is also read as the questions it implies, each recalled as a part of the message.
+ *
+ * Rules, not a model, and deliberately narrow: food is the one need whose memories are both common and costly to
+ * miss (an allergy), and a how-to question ("How long should I boil an egg?") is not a request for the user's
+ * choices, so it implies nothing.
+ */
+import { readSentences } from '../text/statements.js';
+
+export interface Need {
+  /** Words of the request that point at the need, in the languages the implied questions are written in. */
+  topic: RegExp;
+  /** The questions it implies, by the request's language. */
+  asks: Readonly<Record<'en' | 'de' | 'es', readonly string[]>>;
+  /**
+   * What a memory must name to answer them: the implied question "What am I allergic to?" of a dinner is about
+   * food, so "I'm allergic to penicillin." is no answer to it (it may still answer another part of the message).
+   */
+  evidence: RegExp;
+}
+
+const NEEDS: readonly Need[] = [
+  {
+    topic:
+      /(?<![\p{L}])(?:eat|eating|food|foods|dinner|dinners|lunch|lunches|breakfast|brunch|supper|meal|meals|cook|cooking|recipe|recipes|menu|snack|snacks|restaurant|restaurants|bakery|café|cafe|coffee|pub|bar|drink|drinks|dessert|desserts|cake|picnic|barbecue|bbq|takeaway|iftar|essen|abendessen|mittagessen|frühstück|kochen|rezept|restaurant|kuchen|trinken|comer|cena|almuerzo|desayuno|cocinar|receta|restaurante|bebida|postre|tarta)(?![\p{L}])/iu,
+    asks: {
+      en: ['What am I allergic to?', "What food and drink don't I have?"],
+      de: ['Wogegen bin ich allergisch?', 'Was esse und trinke ich nicht?'],
+      es: ['¿A qué soy alérgico?', '¿Qué no como ni bebo?'],
+    },
+    evidence: new RegExp(
+      String.raw`(?<![\p{L}])(?:` +
+        [
+          // English: diets, allergens and what people avoid eating or drinking
+          'eat|eats|eating|ate|food|foods|drink|drinks|drinking|diet|vegetarian|vegan|pescatarian|halal|kosher|coeliac|celiac|gluten|lactose|dairy|milk|cheese|egg|eggs|nut|nuts|peanut|peanuts|almond|almonds|walnut|walnuts|cashew|cashews|hazelnut|hazelnuts|tree nuts|shellfish|prawn|prawns|shrimp|crab|lobster|fish|seafood|sesame|soy|soya|wheat|meat|pork|beef|chicken|lamb|mushroom|mushrooms|kiwi|strawberry|strawberries|fruit|garlic|onion|onions|spicy|spice|chili|chilli|sugar|salt|alcohol|beer|wine|coffee|caffeine|tea|diabetic|diabetes|fasting|fast|ramadan|cuisine|dish|dishes|meal|meals|cook|cooking',
+          // German
+          'essen|isst|trinkt|trinken|vegetarier|vegetarierin|vegetarisch|veganer|veganerin|vegan|nüsse|nuss|erdnüsse|erdnuss|haselnüsse|milch|laktose|gluten|fisch|fleisch|schweinefleisch|rindfleisch|meeresfrüchte|eier|ei|alkohol|kaffee|scharf|zucker|diabetes|diät',
+          // Spanish
+          'come|comer|bebe|beber|vegetariano|vegetariana|vegano|vegana|frutos secos|nueces|cacahuetes|maní|leche|lactosa|gluten|pescado|marisco|mariscos|carne|cerdo|huevo|huevos|alcohol|café|picante|azúcar|diabetes|dieta|celíaco|celíaca',
+        ].join('|') +
+        String.raw`)(?![\p{L}])`,
+      'iu',
+    ),
+  },
+];
+
+/** A request to the assistant, or a question about what the user should choose ("what should I ...", "where should we ..."). */
+const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dónde|donde|cuál|cual)(?![\p{L}]).*(?<![\p{L}])(?:should|shall|can|could|sollte?n?|soll|können|kann|debería|debo|deberíamos|puedo|podemos)(?![\p{L}])/iu;
+
+/** The need an implied question stands for (undefined for any other text: a part the user typed). */
+export function needOfImplied(text: string): Need | undefined {
+  return NEEDS.find((need) => Object.values(need.asks).some((asks) => asks.includes(text)));
+}
+
+/** The implied questions of a message, in its language ('en' when it is none of those written). */
+export function impliedNeeds(message: string, language: string): string[] {
+  const lang = language === 'de' || language === 'es' ? language : 'en';
+  const implied: string[] = [];
+  for (const sentence of readSentences(message)) {
+    const asking = sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text));
+    if (!asking) continue;
+    for (const need of NEEDS) if (need.topic.test(sentence.text)) implied.push(...need.asks[lang]);
+  }
+  return [...new Set(implied)];
+}

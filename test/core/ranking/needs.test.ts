@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { EmbeddingState } from '../../../src/core/embedding-state.js';
+import { DEFAULT_CALIBRATION } from '../../../src/core/ranking/calibration.js';
+import { HybridRanker, paramsFor } from '../../../src/core/ranking/hybrid-ranker.js';
+import { impliedNeeds, needOfImplied } from '../../../src/core/ranking/needs.js';
+import { MemoryService } from '../../../src/core/service.js';
+import { LOCAL_CALLER } from '../../../src/core/types.js';
+import { HashingEmbedder } from '../../../src/embeddings/hashing.js';
+import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+
+describe('impliedNeeds: what a request about food implies', () => {
+  it('reads requests and "what should I" questions about food as the allergies and diet they imply', () => {
+    expect(impliedNeeds('What should I cook for dinner tonight?', 'en')).toEqual(['What am I allergic to?', "What food and drink don't I have?"]);
+    expect(impliedNeeds('suggest a restaurant for dinner with my sister', 'en')).toHaveLength(2);
+    expect(impliedNeeds('Hi! Long day. Book me a table for a drink after work on Friday.', 'en')).toHaveLength(2);
+    expect(impliedNeeds('Was soll ich heute Abend kochen?', 'de')).toEqual(['Wogegen bin ich allergisch?', 'Was esse und trinke ich nicht?']);
+    expect(impliedNeeds('¿Qué puedo cocinar para la cena?', 'es')).toEqual(['¿A qué soy alérgico?', '¿Qué no como ni bebo?']);
+  });
+
+  it('implies nothing for how-to questions, questions of fact, statements or other topics', () => {
+    expect(impliedNeeds('How long should I boil an egg for a soft yolk?', 'en')).toEqual([]);
+    expect(impliedNeeds('What is the best way to store fresh basil?', 'en')).toEqual([]);
+    expect(impliedNeeds('What did I have for dinner on Friday?', 'en')).toEqual([]);
+    expect(impliedNeeds('I had a great dinner with Marta.', 'en')).toEqual([]);
+    expect(impliedNeeds('Plan my training for the next few months.', 'en')).toEqual([]);
+    expect(impliedNeeds('', 'en')).toEqual([]);
+  });
+
+  it('knows its own questions, and only those', () => {
+    expect(needOfImplied('What am I allergic to?')).toBeDefined();
+    expect(needOfImplied('What is Ines allergic to?')).toBeUndefined();
+  });
+});
+
+// Through the real service, SQLite and the hash model: a dinner request finds the food allergy and the diet, not an
+// allergy to a medicine; turned off, the allergy is not among the results at all.
+const MEMORIES = ['Ines is allergic to shellfish.', 'I am allergic to penicillin.', "My sister Marta doesn't eat meat.", 'Ines runs 10 km every Sunday.'];
+
+async function recallWith(impliedNeedsOn: boolean, query: string) {
+  const embedder = new HashingEmbedder();
+  const store = SqliteStore.open({ path: ':memory:' });
+  const ranker = new HybridRanker(paramsFor({ ...DEFAULT_CALIBRATION, model: 'hash' }, { impliedNeeds: impliedNeedsOn }));
+  const modelReady = embedder.ready().then(async (info) => {
+    await store.useModel(info);
+    return info;
+  });
+  const service = new MemoryService({ store, embeddings: new EmbeddingState(embedder, modelReady), ranker });
+  try {
+    for (const text of MEMORIES) await service.store(LOCAL_CALLER, { userId: 'ines', text });
+    return await service.recall(LOCAL_CALLER, { userId: 'ines', query, explain: true, minScore: 0, limit: 10 });
+  } finally {
+    await store.close();
+  }
+}
+
+describe('recall of a request recalls what it implies', () => {
+  it('finds the food allergy by the implied question, and not the allergy to a medicine by it', async () => {
+    const on = await recallWith(true, 'Suggest a restaurant for dinner with my sister.');
+    const off = await recallWith(false, 'Suggest a restaurant for dinner with my sister.');
+    const shellfish = on.memories.find((m) => m.text.startsWith('Ines is allergic'));
+    expect(shellfish?.explain?.part).toBe('What am I allergic to?');
+    expect(shellfish?.score ?? 0).toBeGreaterThan(off.memories.find((m) => m.text.startsWith('Ines is allergic'))?.score ?? 0);
+    const penicillin = on.memories.find((m) => m.text.includes('penicillin'));
+    expect(penicillin?.explain?.part).not.toBe('What am I allergic to?');
+  });
+});
