@@ -28,7 +28,7 @@ const NEEDS: readonly Need[] = [
       /(?<![\p{L}])(?:eat|eating|food|foods|dinner|dinners|lunch|lunches|breakfast|brunch|supper|meal|meals|cook|cooking|recipe|recipes|menu|snack|snacks|restaurant|restaurants|bakery|café|cafe|coffee|pub|bar|drink|drinks|dessert|desserts|cake|picnic|barbecue|bbq|takeaway|iftar|essen|abendessen|mittagessen|frühstück|kochen|rezept|restaurant|kuchen|trinken|comer|cena|almuerzo|desayuno|cocinar|receta|restaurante|bebida|postre|tarta)(?![\p{L}])/iu,
     asks: {
       en: ['What am I allergic to?', "What food and drink don't I have?"],
-      de: ['Wogegen bin ich allergisch?', 'Was esse und trinke ich nicht?'],
+      de: ['Bin ich allergisch?', 'Was esse und trinke ich nicht?'],
       es: ['¿A qué soy alérgico?', '¿Qué no como ni bebo?'],
     },
     evidence: new RegExp(
