@@ -428,6 +428,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory that asks a question and is not a turn of a conversation: a question is not evidence of its answer.'),
+    otherPerson: z
+      .number()
+      .optional()
+      .describe('Factor for a memory about someone else by name than the person the query names ("Fatima\'s birthday ..." for "When is Musa\'s birthday?").'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z

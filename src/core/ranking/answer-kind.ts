@@ -80,7 +80,8 @@ export interface AnswerFacts {
 export function answerFactsOf(text: string): AnswerFacts {
   const all = words(text);
   const names = namesIn(text);
-  for (const name of names) if (CALENDAR.has(name)) names.delete(name);
+  // "Saturdays" too: a calendar word in the plural names nobody either.
+  for (const name of names) if (CALENDAR.has(name) || CALENDAR.has(name.replace(/s$/u, ''))) names.delete(name);
   return {
     names,
     colour: all.some((w) => COLOURS.has(w)),

@@ -69,6 +69,12 @@ export interface RankerParams {
    */
   answerKindFactor: number;
   /**
+   * A question about someone by name ("When is Musa's birthday?") is not answered by a memory about someone else by
+   * name ("Fatima's birthday is 3 March."): a memory that names people, none of them a name the query gives that
+   * the user's memories know, and is not a turn of a conversation, has its evidence multiplied by this (1: off).
+   */
+  otherPersonFactor: number;
+  /**
    * A memory that asks a question and is not a turn of a conversation (an agent stored what the user asked: "Can I
    * eat peanut butter?") is no evidence of its answer: its evidence is multiplied by this (1: off), so it never
    * outranks the statement that answers it. Questions that are turns keep their weight (the answer beside them
@@ -166,6 +172,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // Fact lists: unanswerable questions answered with nothing 0.34 -> 0.43 at 0.6; nothing changed elsewhere (no
   // right answer of the suite lacks the kind its question asks for).
   answerKindFactor: 0.6,
+  otherPersonFactor: 0.6,
   supersedeMargin: 0.15,
   // Fact lists: precision at the defaults 0.44 -> 0.60 for a hit rate 0.82 -> 0.78; dialogue sets lose 0.01-0.02 of
   // their hit rate. A memory far below the best match is rarely what the asker meant (the order never changes).
@@ -204,6 +211,9 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
     ...overrides,
   };
 }
+
+/** Capitalised words that name nobody for otherPersonFactor: the pronoun, an agent's word for the user. */
+const NOT_NAMES = new Set(['i', 'user', 'users']);
 
 /** Query terms at most (a pasted page must not become a 2,000-term query). */
 const MAX_QUERY_TERMS = 32;
@@ -409,6 +419,17 @@ export class HybridRanker implements Ranker {
       features.forEach((f, i) => offers.set(f.candidate.memory.id, offersAnswer(kind, facts[i] as AnswerFacts, known)));
     }
 
+    // The names the query gives that some memory of the pool holds (a name no memory knows says nothing here).
+    // "I" is capitalised everywhere and "User" opens an agent's note: neither names someone else.
+    const queryNames = p.otherPersonFactor < 1 ? [...answerFactsOf(query).names].filter((name) => !NOT_NAMES.has(name)) : [];
+    const factsOf = (f: Features): AnswerFacts => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text));
+    const named = queryNames.length === 0 ? [] : queryNames.filter((name) => features.some((f) => factsOf(f).names.has(name)));
+    const aboutOther = (f: Features): boolean => {
+      if (named.length === 0) return false;
+      const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
+      return names.length > 0 && !named.some((name) => names.includes(name));
+    };
+
     const lengthFactor = (f: Features): number =>
       p.lengthExponent > 0 && f.reading.contentWords > p.lengthWords ? (p.lengthWords / f.reading.contentWords) ** p.lengthExponent : 1;
     const evidences = features.map((f) => {
@@ -436,12 +457,13 @@ export class HybridRanker implements Ranker {
           : offers.get(f.candidate.memory.id) === true ||
             [before, after].some((n) => n !== undefined && sameConversation(f, n) && offers.get(n.candidate.memory.id) === true);
       const kindFactor = answer === false ? p.answerKindFactor : 1;
+      const other = !turn && aboutOther(f) ? p.otherPersonFactor : 1;
       const asked = f.reading.asks && !turn ? p.questionFactor : 1;
-      return { f, coverage, own, best, brevity, dated, turn, answer, asked, evidence: (best * brevity + dated) * kindFactor * asked };
+      return { f, coverage, own, best, brevity, dated, turn, answer, asked, other, evidence: (best * brevity + dated) * kindFactor * asked * other };
     });
     const absent = weights.absentShare();
     const top = evidences.reduce((m, e) => Math.max(m, e.evidence), 0);
-    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, evidence: e }): ScoredCandidate & { covered: string } => {
+    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, other, evidence: e }): ScoredCandidate & { covered: string } => {
       const raw = top > 0 && e > 0 ? e * (e / top) ** p.bestGap : e;
       const gap = e - raw;
       const parts: ScoreParts = {
@@ -458,6 +480,7 @@ export class HybridRanker implements Ranker {
       };
       if (answer !== undefined) parts.answer = answer ? 1 : 0;
       if (asked !== 1) parts.question = asked;
+      if (other !== 1) parts.otherPerson = other;
       // Turns of a conversation are not restatements of one another: newer-first is for facts stored one by one.
       parts.language = f.reading.language;
       parts.path = native(f) ? 'semantic' : 'words';

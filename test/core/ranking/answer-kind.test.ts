@@ -84,4 +84,23 @@ describe('the ranker and the kind of answer', () => {
     const answer = fact('a', 'Jonas: Red, of course!', 0.2, { prevId: 'q' }, '2025-01-10T09:00:02.000Z');
     expect(ranked("What colour is Jonas's road bike?", [question, answer]).get('q')?.parts?.answer).toBe(1);
   });
+
+  it('discounts a memory about someone else by name (otherPersonFactor), and only that', () => {
+    const fatima = fact('fatima', "Fatima's birthday is 3 March.", 0.55);
+    const kids = fact('kids', 'User has two kids: Musa (12) and Aisha (8).', 0.3);
+    const musa = ranked("When is Musa's birthday?", [fatima, kids]);
+    expect(musa.get('fatima')?.parts?.otherPerson).toBe(0.6);
+    expect(musa.get('kids')?.parts?.otherPerson).toBeUndefined();
+    const off = ranked("When is Musa's birthday?", [fatima, kids], { otherPersonFactor: 1 });
+    expect(off.get('fatima')?.score ?? 0).toBeGreaterThan(musa.get('fatima')?.score ?? 1);
+    // A name no memory knows says nothing ("Karamazov"); "I" and an agent's "User" name nobody; nor do "Saturdays".
+    expect(ranked('Who wrote the Brothers Karamazov?', [fatima]).get('fatima')?.parts?.otherPerson).toBeUndefined();
+    const badminton = fact('b', 'I play badminton on Saturdays at the university club.', 0.5);
+    expect(ranked('what sport do I play on weekends', [badminton, fact('u', 'User prefers window seats.', 0.2)]).get('b')?.parts?.otherPerson).toBeUndefined();
+    // A memory that names nobody may be about anyone ("I'm allergic to latex."); a turn of a conversation is exempt.
+    expect(ranked("What is Musa allergic to?", [fact('me', "I'm allergic to latex.", 0.4), kids]).get('me')?.parts?.otherPerson).toBeUndefined();
+    const turnA = fact('ta', 'Fatima: Musa loved the cake!', 0.4, { nextId: 'tb' }, '2025-01-10T09:00:00.000Z');
+    const turnB = fact('tb', 'Aisha: Mine was on 3 March, you know.', 0.4, { prevId: 'ta' }, '2025-01-10T09:00:02.000Z');
+    expect(ranked("When is Musa's birthday?", [turnA, turnB]).get('tb')?.parts?.otherPerson).toBeUndefined();
+  });
 });
