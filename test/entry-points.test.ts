@@ -6,9 +6,11 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { sqliteDriverFor } from '../src/storage/sqlite/driver.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 /** The hook runs on the loader thread and reports each resolved URL over the port it is given. */
 const HOOK = `let port; export function initialize(data) { port = data.port; }
@@ -40,7 +42,7 @@ const packagesIn = (files: string[]): string[] =>
     .filter((name) => name !== 'tsx' && name !== 'esbuild')
     .sort();
 
-const SERVER_SIDE = ['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers', 'prom-client'];
+const SERVER_SIDE = ['better-sqlite3', 'better-sqlite3-v13', 'pg', 'express', '@modelcontextprotocol/sdk', '@energetic-ai/core', '@huggingface/transformers', 'prom-client'];
 /** The agent frameworks' packages (optional peers): only their own entries (agent-memory/ai-sdk, /langgraph) may load them. */
 const isFramework = (name: string): boolean => name === 'ai' || /^@(ai-sdk|langchain)\//.test(name);
 
@@ -80,7 +82,9 @@ describe('the package entry points', () => {
 
   it('agent-memory/server: the wiring, which does load the drivers and express (so the checks above can see them)', async () => {
     const packages = packagesIn(await modulesLoadedBy('src/server.ts'));
-    expect(packages).toEqual(expect.arrayContaining(['better-sqlite3', 'pg', 'express', '@modelcontextprotocol/sdk']));
+    // better-sqlite3 12 on Node 20, 13 (the better-sqlite3-v13 alias) on Node 22 and later: connection.ts's sqliteDriverFor.
+    expect(packages).toEqual(expect.arrayContaining([sqliteDriverFor(NODE_MAJOR), 'pg', 'express', '@modelcontextprotocol/sdk']));
+    expect(packages).not.toContain(sqliteDriverFor(NODE_MAJOR) === 'better-sqlite3' ? 'better-sqlite3-v13' : 'better-sqlite3');
     // Models stay lazy even here: they load in the embedding worker, and only the one chosen.
     expect(packages).not.toContain('@huggingface/transformers');
     expect(packages).not.toContain('@energetic-ai/core');

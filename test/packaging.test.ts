@@ -7,10 +7,11 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
   devDependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  optionalDependencies: Record<string, string>;
   exports: Record<string, unknown>;
   engines: { node: string };
 };
-const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { engines?: { node?: string } }> };
+const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { engines?: { node?: string }; optional?: boolean }> };
 
 /** AI SDK 7's packages in the lock file (ai 6 sits under node_modules/ai6 with its own copies, for Node 18+). */
 const AI_SDK_7 = ['node_modules/ai', 'node_modules/@ai-sdk/gateway', 'node_modules/@ai-sdk/provider', 'node_modules/@ai-sdk/provider-utils'];
@@ -31,7 +32,12 @@ describe('packaging', () => {
       .map(([name]) => name);
     // The one exception: AI SDK 7 (a dev dependency and an optional peer, loaded only by agent-memory/ai-sdk) needs
     // Node 22 itself. The package still runs on Node 20 with AI SDK 6, which the peer range allows and the tests use.
-    expect(needsNode22.filter((name) => !AI_SDK_7.includes(name))).toEqual([]);
+    // And better-sqlite3 13, the SQLite driver on Node 22 and later (src/storage/sqlite/driver.ts): an optional
+    // dependency, so npm skips it on Node 20, where better-sqlite3 12 (which declares Node 20) is the driver.
+    expect(needsNode22.filter((name) => !AI_SDK_7.includes(name) && name !== 'node_modules/better-sqlite3-v13')).toEqual([]);
+    expect(lock.packages['node_modules/better-sqlite3-v13']?.optional).toBe(true);
+    expect(pkg.optionalDependencies['better-sqlite3-v13']).toMatch(/^npm:better-sqlite3@\^13\./);
+    expect(lock.packages['node_modules/better-sqlite3']?.engines?.node).toMatch(/\b20\.x\b/);
   });
 
   it('ships agent-memory/ai-sdk with the AI SDK as an optional peer (6 or 7), never installed for everyone', () => {

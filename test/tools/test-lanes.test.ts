@@ -1,8 +1,10 @@
-import { pinnedVersion } from '../../tools/lanes/packages.js';
+import { readFileSync } from 'node:fs';
+import { lanePackages, pinnedVersion, ROOT } from '../../tools/lanes/packages.js';
 import { describe, expect, it } from 'vitest';
 import { countTests } from '../../tools/test-lanes/count.js';
 import { LANES } from '../../tools/test-lanes/lanes.js';
 import { LINES_NOT_IN_NPM_TEST, nodeLines } from '../../tools/node-lines/lines.js';
+import { sqliteDriverFor } from '../../src/storage/sqlite/driver.js';
 import pkg from '../../package.json' with { type: 'json' };
 
 describe('the test lanes', () => {
@@ -43,5 +45,15 @@ describe('lane package pins', () => {
     for (const line of Object.keys(LINES_NOT_IN_NPM_TEST)) expect(majors).toContain(line);
     const run = LANES.filter((l) => /^node\d+$/.test(l.name)).map((l) => l.name.slice(4));
     expect(run.sort()).toEqual(majors.filter((m) => LINES_NOT_IN_NPM_TEST[m] === undefined).sort());
+  });
+
+  it('pins better-sqlite3 13 (the Node 22+ driver, which npm skips on Node 20) at the version the lock installs', () => {
+    const lock = JSON.parse(readFileSync(`${ROOT}/package-lock.json`, 'utf8')) as { packages: Record<string, { version: string; name?: string }> };
+    const locked = lock.packages['node_modules/better-sqlite3-v13'];
+    expect(locked?.name).toBe('better-sqlite3');
+    expect(lanePackages()['better-sqlite3-v13']).toBe(`npm:better-sqlite3@${locked?.version}`);
+    expect((pkg as { optionalDependencies?: Record<string, string> }).optionalDependencies?.['better-sqlite3-v13']).toMatch(/^npm:better-sqlite3@\^13\./);
+    expect(nodeLines().map((l) => sqliteDriverFor(Number(l.major)))).toEqual(nodeLines().map(() => 'better-sqlite3-v13'));
+    expect(sqliteDriverFor(20)).toBe('better-sqlite3');
   });
 });

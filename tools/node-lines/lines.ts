@@ -26,8 +26,5 @@ export function nodeLines(): NodeLine[] {
  * `npm run test:node-line -- <major>` still runs them, to see whether the reason still holds.
  */
 export const LINES_NOT_IN_NPM_TEST: Readonly<Record<string, string>> = {
-  '24':
-    'better-sqlite3 12.11.1 (the last release that runs on Node 20) aborts a process on Node 24 when it exits with ' +
-    'statements alive: Statement::~Statement -> node::RemoveEnvironmentCleanupHook, "Assertion failed: (env) != nullptr". ' +
-    'Every test passes, but the worker dies at its end. better-sqlite3 13 fixes the line and needs Node 22 or later.',
+  // None: Node 24 came back once it ran better-sqlite3 13 (src/storage/sqlite/driver.ts says why 12 aborted it).
 };

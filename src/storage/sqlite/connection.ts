@@ -1,9 +1,31 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { sqliteDriverFor } from './driver.js';
 
-export type SqliteDatabase = Database.Database;
-export type Statement = Database.Statement;
+function loadDriver(): typeof BetterSqlite3 {
+  const require = createRequire(import.meta.url);
+  const wanted = sqliteDriverFor(Number(process.versions.node.split('.')[0]));
+  if (wanted === 'better-sqlite3-v13') {
+    try {
+      return require('better-sqlite3-v13') as typeof BetterSqlite3;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
+      // Installed without optional dependencies (--omit=optional): 12.x works on Node 22, and on 24 until a GC aborts.
+      process.emitWarning(
+        `better-sqlite3-v13 (better-sqlite3 13, an optional dependency) is not installed: using better-sqlite3 12, which can abort the process on Node 24 and later (reinstall without --omit=optional)`,
+        { code: 'AGENT_MEMORY_SQLITE_DRIVER' },
+      );
+    }
+  }
+  return require('better-sqlite3') as typeof BetterSqlite3;
+}
+
+/** better-sqlite3's Database class, from the release for the Node line running (sqliteDriverFor). */
+export const Database: typeof BetterSqlite3 = loadDriver();
+export type SqliteDatabase = BetterSqlite3.Database;
+export type Statement = BetterSqlite3.Statement;
 
 /**
  * How long a statement of a short-lived connection (migrations at start, a maintenance command) waits for another

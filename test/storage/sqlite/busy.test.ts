@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { hashVector, newMemory } from '../../helpers/memories.js';
+import { Database, type SqliteDatabase } from '../../../src/storage/sqlite/connection.js';
 
 // Another process holding the write lock, as a second connection (SQLite's locks hold between connections of one
 // process too). Its lock is released by this same thread: a store that waited inside SQLite would block it.
@@ -13,7 +13,7 @@ import { hashVector, newMemory } from '../../helpers/memories.js';
 const DIM = 8;
 let dir: string;
 let store: SqliteStore;
-let other: Database.Database;
+let other: SqliteDatabase;
 let appId: string;
 
 beforeEach(async () => {

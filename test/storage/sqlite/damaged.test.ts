@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { HASH_DIMENSION } from '../../../src/embeddings/hashing.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 import { hashVector, newMemory } from '../../helpers/memories.js';
 import { startTestServer, TEST_MODEL, type ErrorJson, type TestServer } from '../../helpers/server.js';
+import { Database } from '../../../src/storage/sqlite/connection.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-memory-damaged-'));
 const dbPath = join(dir, 'memory.db');

@@ -1,11 +1,10 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors.js';
 import { textKey } from '../../../src/core/text-key.js';
-import { openDatabase } from '../../../src/storage/sqlite/connection.js';
+import { Database, openDatabase } from '../../../src/storage/sqlite/connection.js';
 import { LATEST_VERSION, MIGRATIONS, currentVersion, migrate } from '../../../src/storage/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
 
