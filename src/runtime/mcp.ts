@@ -8,7 +8,7 @@ import { createMcpHttpHandler, type McpHttpHandler, type McpSessionMode } from '
 import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../mcp/stdio.js';
 import type { ToolDefaults } from '../mcp/tools.js';
-import type { ToolCallListener } from '../mcp/validated-tools.js';
+import type { ToolCallListener } from '../mcp/tools.js';
 import type { RuntimeConfig, ServeConfig } from './config.js';
 import { openRuntime, refusedAtStart } from './runtime.js';
 
