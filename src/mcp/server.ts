@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ProtocolError, ProtocolErrorCode, Server as ModernServer, type CallToolResult as ModernResult, type Tool as ModernTool } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode, Server as ModernServer, type CallToolResult as ModernResult, type Tool as ModernTool } from '@modelcontextprotocol/server';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
@@ -65,8 +65,11 @@ export function createModernMcpServer(options: McpServerOptions): ModernServer {
   server.setRequestHandler('tools/list', () => ({ tools: listed }));
   server.setRequestHandler('tools/call', async (request) => {
     const entry = tools.find((candidate) => candidate.name === request.params.name);
-    // The v1 SDK's answer to an unknown tool, word for word.
-    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    // The v1 SDK's answer to an unknown tool, word for word: a tool error result, not a JSON-RPC error.
+    if (!entry) {
+      const text = `MCP error ${ProtocolErrorCode.InvalidParams}: Tool ${request.params.name} not found`;
+      return { isError: true, content: [{ type: 'text', text }] };
+    }
     return (await callTool(entry, request.params.arguments, context)) as ModernResult;
   });
   return server;
