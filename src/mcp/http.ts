@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -103,7 +104,7 @@ async function sendWebResponse(res: Response, response: globalThis.Response): Pr
     return;
   }
   // A client that goes away mid-stream ends the pipeline with an error: nothing is left to answer.
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => undefined);
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), res).catch(() => undefined);
 }
 
 /** Whom a 2026-07-28 request acts as: the caller the key check found, passed through the SDK as `authInfo`. */
