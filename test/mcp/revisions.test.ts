@@ -6,6 +6,7 @@
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modernToolCall } from '../helpers/mcp-modern.js';
 import { connectHttp, startMcpTestServer, TEST_KEY, type McpTestServer } from './helpers.js';
 
 let server: McpTestServer;
@@ -91,33 +92,8 @@ describe('MCP 2026-07-28 and 2025-11-25 on one endpoint', () => {
 });
 
 describe('the 2026-07-28 path behind the same guards', () => {
-  /** A raw 2026-07-28 tools/call, as the v2 client sends it. */
   const modernCall = (headers: Record<string, string>) =>
-    fetch(server.mcpUrl, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        'MCP-Protocol-Version': '2026-07-28',
-        'Mcp-Method': 'tools/call',
-        'Mcp-Name': 'list_memories',
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'list_memories',
-          arguments: { userId: 'parity-user' },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
+    fetch(server.mcpUrl, modernToolCall('list_memories', { userId: 'parity-user' }, headers));
 
   it('refuses a request without a valid key with the same 401 and WWW-Authenticate as a 2025 request', async () => {
     for (const key of [undefined, `amk_${'x'.repeat(40)}`]) {

@@ -14,6 +14,7 @@ import { createApiKey } from '../../src/core/key-admin.js';
 import type { MemoryService } from '../../src/core/service.js';
 import { createMcpHttpHandler } from '../../src/mcp/http.js';
 import { findChromium, launchChromium, type Browser } from '../console/support/browser.js';
+import { modernToolCall } from '../helpers/mcp-modern.js';
 import { startTestServer, TEST_BACKEND, TEST_KEY, TEST_METRICS_TOKEN, type TestServer } from '../helpers/server.js';
 import { consent, MemoryOAuthClient, pkce, startCallback, type Callback } from './support/oauth-client.js';
 
@@ -426,31 +427,7 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
       });
     // The same call as MCP 2026-07-28 sends it (stateless, the revision's _meta envelope): refused alike.
-    const modernRpc = (name: string, args: Record<string, unknown>) =>
-      bearer(t.access_token, '/mcp', server.url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          'MCP-Protocol-Version': '2026-07-28',
-          'Mcp-Method': 'tools/call',
-          'Mcp-Name': name,
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name,
-            arguments: args,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      });
+    const modernRpc = (name: string, args: Record<string, unknown>) => bearer(t.access_token, '/mcp', server.url, modernToolCall(name, args));
     for (const refused of [await rpc('store_memory', { userId: 'ro', text: 'must not be stored' }), await modernRpc('store_memory', { userId: 'ro', text: 'must not be stored' })]) {
       expect(refused.status).toBe(403);
       expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
