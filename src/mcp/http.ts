@@ -135,6 +135,9 @@ function releaseConnection(res: Response): Promise<void> {
  * check and rate limit, so nothing here runs without a valid key.
  *
  * With `sessions: 'stateless'` (several nodes behind a load balancer) there are no sessions: see McpSessionMode.
+ *
+ * All of that is MCP 2025. A POST in the stateless revision 2026-07-28 (its `_meta` envelope in the body) is served
+ * by the v2 SDK instead, in either mode, after the same checks: see routeModern.
  */
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const logger = options.logger ?? silentLogger;
