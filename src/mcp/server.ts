@@ -6,8 +6,6 @@ import type { Caller } from '../core/types.js';
 import { callTool, listedTools, memoryTools, type ToolCallListener, type ToolContext, type ToolDefaults } from './tools.js';
 import { registerV1Tools } from './validated-tools.js';
 
-export { ModernServer };
-
 export interface McpServerOptions {
   service: MemoryService;
   /** Every tool call acts as this caller: LOCAL_CALLER over stdio, the session's API key over HTTP. */
