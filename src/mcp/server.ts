@@ -3,7 +3,7 @@ import { ProtocolErrorCode, Server as ModernServer, type CallToolResult as Moder
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
-import { callTool, listedTools, memoryTools, type ToolCallListener, type ToolContext, type ToolDefaults } from './tools.js';
+import { callTool, listedTools, MAX_TOOL_INPUT_ELEMENTS, memoryTools, type ToolCallListener, type ToolContext, type ToolDefaults } from './tools.js';
 import { registerV1Tools } from './validated-tools.js';
 
 export interface McpServerOptions {
@@ -42,8 +42,7 @@ const serverInfo = (options: McpServerOptions) => ({ name: 'agent-memory', versi
  * effects: stdio builds one per process, HTTP one per session, tests one per client.
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  // The element bound caps the work of validating one call; real calls stay far below it (1,000 ids at most).
-  const server = new McpServer(serverInfo(options), { instructions: INSTRUCTIONS, maxToolInputElements: 10_000 });
+  const server = new McpServer(serverInfo(options), { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS });
   const context = toolContext(options);
   registerV1Tools(server, memoryTools(context), context);
   return server;

@@ -199,11 +199,37 @@ export function listedTools(tools: readonly MemoryTool[]): Tool[] {
 }
 
 /**
+ * The most array items and object keys one call's arguments may hold, counted through every level: it caps the work
+ * of validating one call; real calls stay far below it (1,000 ids at most). The v1 SDK is given the same bound.
+ */
+export const MAX_TOOL_INPUT_ELEMENTS = 10_000;
+
+/** Array items and object keys in `value`, counting stopped once past `max`. */
+function elementCount(value: unknown, max: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (++count > max) return count;
+      if (child !== null && typeof child === 'object') stack.push(child);
+    }
+  }
+  return count;
+}
+
+/**
  * Runs one call: the arguments are validated by the core's `parseInput`, as REST validates a body, so a bad argument
  * is the contract's `validation_error` (code, message, details), the same answer REST gives for the same mistake.
  * Never throws: every failure becomes the `isError` result of `toolError`.
  */
 export async function callTool(entry: MemoryTool, raw: unknown, context: ToolContext): Promise<CallToolResult> {
+  if (elementCount(raw, MAX_TOOL_INPUT_ELEMENTS) > MAX_TOOL_INPUT_ELEMENTS) {
+    // The v1 SDK's own answer (it checks before our handler runs), given by the 2026-07-28 server too.
+    const text = `MCP error -32602: Invalid arguments for tool ${entry.name}: arguments contain more than the maximum of ${MAX_TOOL_INPUT_ELEMENTS} elements`;
+    return { isError: true, content: [{ type: 'text', text }] };
+  }
   try {
     const result = await entry.run(parseInput(entry.inputSchema, raw ?? {}));
     context.onToolCall?.(entry.name, 'ok');

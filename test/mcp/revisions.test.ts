@@ -73,7 +73,7 @@ describe('MCP 2026-07-28 and 2025-11-25 on one endpoint', () => {
     await same('forget_memory', { id });
   });
 
-  it('answers the same failures with the same result JSON: validation, not found, unknown tool', async () => {
+  it('answers the same failures with the same result JSON: validation, not found, unknown tool, too many elements', async () => {
     const failures: Array<[string, Record<string, unknown>]> = [
       ['store_memory', { userId: 'parity-user', text: '' }],
       ['store_memory', { user_id: 'parity-user', text: 'misspelt field' }],
@@ -83,6 +83,8 @@ describe('MCP 2026-07-28 and 2025-11-25 on one endpoint', () => {
       ['forget_memory', { id: 'mem_a', ids: ['mem_b'] }],
       ['update_memory', { text: 'no id' }],
       ['remember_everything', {}],
+      // Past the bound on argument elements (10,000), refused before any validation.
+      ['list_memories', { userId: 'parity-user', metadata: Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`k${i}`, i])) }],
     ];
     for (const [name, args] of failures) {
       const result = await same(name, args);
