@@ -7,6 +7,6 @@ export { openPgStore, PgStore } from './storage/postgres/index.js';
 export { createEmbedder, DEFAULT_EMBEDDING_MODEL, type CreateEmbedderOptions } from './embeddings/index.js';
 export { HashingEmbedder, HASH_MODEL } from './embeddings/hashing.js';
 export { createApp, type AppDeps, type CallerHandler } from './rest/app.js';
-export { createMcpServer, createMcpHttpHandler, serveStdio } from './mcp/index.js';
+export { createMcpServer, createModernMcpServer, createMcpHttpHandler, serveStdio } from './mcp/index.js';
 export { startServer, type RunningServer, type ServeOptions } from './runtime/serve.js';
 export { openRuntime, type Runtime } from './runtime/runtime.js';

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
+import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../core/limits.js';
@@ -8,8 +12,8 @@ import type { MemoryService } from '../core/service.js';
 import type { Caller } from '../core/types.js';
 import { rebindingGuard } from './host-guard.js';
 import { requireToolScopes } from './scopes.js';
-import { createMcpServer } from './server.js';
-import type { ToolCallListener } from './validated-tools.js';
+import { createMcpServer, createModernMcpServer, type McpServerOptions } from './server.js';
+import type { ToolCallListener } from './tools.js';
 import { SessionRegistry, type Admission } from './sessions.js';
 import type { ToolDefaults } from './tools.js';
 
@@ -77,6 +81,37 @@ function parsedBody(req: Request): unknown {
   return req.method === 'POST' ? (req.body as unknown) : undefined;
 }
 
+/**
+ * The request as the v2 SDK's web-standard handler reads it: method, URL and headers. The body is not copied: the
+ * handler is given the body mcp-body.ts parsed. `signal` aborts the exchange when the client goes away.
+ */
+function webRequest(req: Request, signal: AbortSignal): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const url = new URL(req.originalUrl, `http://${req.headers.host ?? 'localhost'}`);
+  return new globalThis.Request(url, { method: req.method, headers, signal });
+}
+
+/** Writes a web-standard response (a JSON body or an SSE stream) to the Express response. */
+async function sendWebResponse(res: Response, response: globalThis.Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  // A client that goes away mid-stream ends the pipeline with an error: nothing is left to answer.
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), res).catch(() => undefined);
+}
+
+/** Whom a 2026-07-28 request acts as: the caller the key check found, passed through the SDK as `authInfo`. */
+function authInfoOf(caller: Caller): AuthInfo {
+  return { token: '', clientId: caller.keyId ?? 'local', scopes: [...(caller.scopes ?? [])], extra: { caller } };
+}
+
 /** Resolves once the response is over, closing its socket instead of keeping it alive for a next request. */
 function releaseConnection(res: Response): Promise<void> {
   return new Promise((done) => {
@@ -100,6 +135,9 @@ function releaseConnection(res: Response): Promise<void> {
  * check and rate limit, so nothing here runs without a valid key.
  *
  * With `sessions: 'stateless'` (several nodes behind a load balancer) there are no sessions: see McpSessionMode.
+ *
+ * All of that is MCP 2025. A POST in the stateless revision 2026-07-28 (its `_meta` envelope in the body) is served
+ * by the v2 SDK instead, in either mode, after the same checks: see routeModern.
  */
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const logger = options.logger ?? silentLogger;
@@ -149,16 +187,49 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     await session.transport.handleRequest(req, res, parsedBody(req));
   };
 
-  /** An MCP server acting as the key that sent this request. */
-  const serverFor = (caller: Caller) =>
-    createMcpServer({
-      service: options.service,
-      caller,
-      defaults: options.defaults ?? {},
-      logger,
-      ...(options.version === undefined ? {} : { version: options.version }),
-      onToolCall: options.onToolCall,
+  /** What an MCP server acting as the key that sent this request is built from, on either revision. */
+  const serverOptions = (caller: Caller): McpServerOptions => ({
+    service: options.service,
+    caller,
+    defaults: options.defaults ?? {},
+    logger,
+    ...(options.version === undefined ? {} : { version: options.version }),
+    onToolCall: options.onToolCall,
+  });
+  /** A 2025 server (v1 SDK) acting as the key that sent this request. */
+  const serverFor = (caller: Caller) => createMcpServer(serverOptions(caller));
+
+  /**
+   * The stateless revision 2026-07-28 (v2 SDK): one server per request, acting as the caller passed in `authInfo`.
+   * Strict (`legacy: 'reject'`): 2025 traffic never reaches it, routeModern sends that to the v1 wiring above, which
+   * keeps its sessions exactly as before.
+   */
+  const modern = createMcpHandler(
+    ({ authInfo }) => createModernMcpServer(serverOptions((authInfo?.extra as { caller: Caller }).caller)),
+    {
+      legacy: 'reject',
+      maxRequestBodySize: LIMITS.bodyMaxBytes,
+      onerror: (error) => logger.debug('mcp 2026-07-28 request refused or failed', { error: error.message }),
+    },
+  );
+
+  /**
+   * Serves the request on the 2026-07-28 path when it is one (a POST whose body carries the revision's `_meta`
+   * envelope claim: the SDK's own isLegacyRequest decides), and says whether it did. Everything else (the
+   * `initialize` handshake, session GET and DELETE, bodies the JSON parser did not read) is 2025 traffic.
+   */
+  const routeModern = async (req: Request, res: Response, caller: Caller): Promise<boolean> => {
+    const body = parsedBody(req);
+    if (body === undefined) return false;
+    const aborted = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
     });
+    const request = webRequest(req, aborted.signal);
+    if (await isLegacyRequest(request, body, { maxRequestBodySize: LIMITS.bodyMaxBytes })) return false;
+    await sendWebResponse(res, await modern.fetch(request, { authInfo: authInfoOf(caller), parsedBody: body }));
+    return true;
+  };
 
   const startSession = async (req: Request, res: Response, caller: Caller, owner: string): Promise<void> => {
     // Room is made (or refused) before the SDK starts the session; a body the SDK will refuse needs none.
@@ -215,6 +286,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return;
     }
     requireToolScopes(caller, parsedBody(req));
+    if (req.method === 'POST') {
+      track(req, res);
+      if (await routeModern(req, res, caller)) return;
+    }
     if (stateless) {
       if (req.method !== 'POST') {
         // No session, so no event stream to open (GET) and none to end (DELETE): the SDK's stateless answer.
@@ -222,12 +297,11 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         jsonRpcError(res, 405, -32000, 'Method not allowed.');
         return;
       }
-      track(req, res);
       await serveStateless(req, res, caller);
       return;
     }
     const owner = caller.keyId ?? 'local';
-    track(req, res);
+    if (req.method !== 'POST') track(req, res);
     const sessionId = req.get('mcp-session-id');
     if (sessionId !== undefined) {
       await serveSession(req, res, sessionId, owner);
@@ -254,6 +328,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         };
       });
     }
+    await modern.close();
     await sessions.closeAll();
     // Closing a session ends its event stream, but the SDK sent it with "Connection: keep-alive": the idle socket
     // would then hold the HTTP server's close until its grace period ends. Close each one once its stream is done.

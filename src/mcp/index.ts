@@ -1,5 +1,5 @@
-/** The MCP adapter: one server factory over the memory service, served over stdio and streamable HTTP. */
-export { createMcpServer, type McpServerOptions } from './server.js';
+/** The MCP adapter: one tool table over the memory service, served as MCP 2025 (SDK v1) and 2026-07-28 (SDK v2) over stdio and streamable HTTP. */
+export { createMcpServer, createModernMcpServer, type McpServerOptions } from './server.js';
 export { serveStdio, type StdioOptions, type StdioSession } from './stdio.js';
 export { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http.js';
 export { loopbackHostnames } from './host-guard.js';

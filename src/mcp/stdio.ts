@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { PROTOCOL_VERSION_META_KEY, type Transport as ModernTransport } from '@modelcontextprotocol/server';
+import { serveStdio as serveModernStdio } from '@modelcontextprotocol/server/stdio';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCErrorResponse,
@@ -12,6 +13,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorFields, silentLogger, type Logger } from '../core/logger.js';
+import { createMcpServer, createModernMcpServer, type McpServerOptions } from './server.js';
 
 /**
  * Counts the requests still waiting for their response, so that shutdown can let them finish: a client that
@@ -76,6 +78,59 @@ class TrackedTransport implements Transport {
   }
 }
 
+/**
+ * The server side of one era's traffic on the shared stdin/stdout: a transport that the chosen server connects to,
+ * fed with the messages the router reads (the first one included, queued until the server has connected) and
+ * sending through the shared transport. Starting it starts nothing: the shared transport already runs.
+ */
+class EraChannel implements Transport {
+  readonly #wire: TrackedTransport;
+  readonly #queue: JSONRPCMessage[] = [];
+  #started = false;
+
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+
+  constructor(wire: TrackedTransport) {
+    this.#wire = wire;
+  }
+
+  start(): Promise<void> {
+    this.#started = true;
+    // Both SDKs set onmessage before start and finish connecting right after it: deliver once they have.
+    queueMicrotask(() => {
+      for (const message of this.#queue.splice(0)) this.onmessage?.(message);
+    });
+    return Promise.resolve();
+  }
+
+  deliver(message: JSONRPCMessage): void {
+    if (this.#started && this.#queue.length === 0) this.onmessage?.(message);
+    else this.#queue.push(message);
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.#wire.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.#wire.close();
+  }
+}
+
+/**
+ * Whether a connection's first message speaks the stateless revision 2026-07-28: a request or notification that
+ * carries the revision's `_meta` envelope claim (a `server/discover` probe, or any call of a client pinned to it).
+ * The 2025 handshake (`initialize`) and anything without the claim is 2025 traffic. Stdio has no headers: the body
+ * is the only signal, as in the v2 SDK's own serveStdio.
+ */
+function opensModern(message: JSONRPCMessage): boolean {
+  if (!('method' in message) || message.method === 'initialize') return false;
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  return meta !== undefined && PROTOCOL_VERSION_META_KEY in meta;
+}
+
 export interface StdioOptions {
   stdin?: Readable;
   stdout?: Writable;
@@ -92,10 +147,13 @@ export interface StdioSession {
 }
 
 /**
- * Serves `server` over stdin/stdout. Stdout carries protocol messages only; everything else goes to the logger
- * (stderr). The transport does not notice the end of its input by itself, so this does.
+ * Serves the memory tools over stdin/stdout to a client of either protocol generation, chosen by the first message:
+ * a 2025 client (the `initialize` handshake) gets the v1 SDK's server, exactly as before 2026-07-28 was served; a
+ * client speaking 2026-07-28 gets the v2 SDK's serveStdio (strict: a later `initialize` is refused). Both servers
+ * are built from `server` (the same tool table). Stdout carries protocol messages only; everything else goes to the
+ * logger (stderr). The transport does not notice the end of its input by itself, so this does.
  */
-export async function serveStdio(server: McpServer, options: StdioOptions = {}): Promise<StdioSession> {
+export async function serveStdio(server: McpServerOptions, options: StdioOptions = {}): Promise<StdioSession> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const logger = options.logger ?? silentLogger;
@@ -113,7 +171,7 @@ export async function serveStdio(server: McpServer, options: StdioOptions = {}):
       stdin.off('close', onEnd);
       stdout.off('error', onOutputError);
       await transport.drained(graceMs);
-      await server.close().catch((error: unknown) => logger.warn('mcp close failed', errorFields(error)));
+      await (closeServer ?? (() => transport.close()))().catch((error: unknown) => logger.warn('mcp close failed', errorFields(error)));
       resolveClosed();
     })();
     return stopping;
@@ -125,13 +183,42 @@ export async function serveStdio(server: McpServer, options: StdioOptions = {}):
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
   stdout.on('error', onOutputError);
-  transport.onerror = (error) => logger.warn('mcp stdio error', errorFields(error));
-  await server.connect(transport);
+  let channel: EraChannel | undefined;
+  let closeServer: (() => Promise<void>) | undefined;
+  const connectFailed = (error: unknown) => {
+    logger.error('mcp stdio connect failed', errorFields(error));
+    void shutdown('connect failed');
+  };
+  transport.onmessage = (message) => {
+    if (channel) {
+      channel.deliver(message);
+      return;
+    }
+    channel = new EraChannel(transport);
+    channel.deliver(message);
+    if (opensModern(message)) {
+      const handle = serveModernStdio(() => createModernMcpServer(server), {
+        // The same JSON-RPC messages; the v2 types spell some fields more narrowly.
+        transport: channel as unknown as ModernTransport,
+        legacy: 'reject',
+        onerror: (error) => logger.debug('mcp stdio (2026-07-28) error', { error: error.message }),
+      });
+      closeServer = () => handle.close();
+    } else {
+      const legacy = createMcpServer(server);
+      closeServer = () => legacy.close();
+      legacy.connect(channel).catch(connectFailed);
+    }
+  };
+  transport.onerror = (error) => {
+    logger.warn('mcp stdio error', errorFields(error));
+    channel?.onerror?.(error);
+  };
   // The protocol layer closes the transport itself on some failures (e.g. an oversized message).
-  const closeHandler = transport.onclose;
   transport.onclose = () => {
-    closeHandler?.();
+    channel?.onclose?.();
     void shutdown('transport closed');
   };
+  await transport.start();
   return { closed, shutdown };
 }

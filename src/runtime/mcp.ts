@@ -5,10 +5,9 @@ import type { MemoryService } from '../core/service.js';
 import { LOCAL_CALLER } from '../core/types.js';
 import { loopbackHostnames } from '../mcp/host-guard.js';
 import { createMcpHttpHandler, type McpHttpHandler, type McpSessionMode } from '../mcp/http.js';
-import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../mcp/stdio.js';
 import type { ToolDefaults } from '../mcp/tools.js';
-import type { ToolCallListener } from '../mcp/validated-tools.js';
+import type { ToolCallListener } from '../mcp/tools.js';
 import type { RuntimeConfig, ServeConfig } from './config.js';
 import { openRuntime, refusedAtStart } from './runtime.js';
 
@@ -36,13 +35,7 @@ export async function runMcpStdio(config: McpConfig, io: { stdin?: Readable; std
     (info) => logger.info('model ready', { model: info.model, dimension: info.dimension }),
     (error: unknown) => logger.error('model unavailable: store and recall answer unavailable', errorFields(error)),
   );
-  const server = createMcpServer({
-    service: runtime.service,
-    caller: LOCAL_CALLER,
-    defaults: config.defaults,
-    logger,
-    version: VERSION,
-  });
+  const server = { service: runtime.service, caller: LOCAL_CALLER, defaults: config.defaults, logger, version: VERSION };
   let session;
   try {
     session = await serveStdio(server, { logger, ...io });

@@ -108,6 +108,31 @@ describe('agent-memory mcp (stdio)', () => {
     }
   });
 
+  it('serves a 2026-07-28 client that calls a tool at once (no handshake), and finishes the call when stdin ends', async () => {
+    const raw = spawnRaw(['--db', tmp.dbPath, '--user-id', 'modern']);
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const store = message({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'store_memory', arguments: { text: 'Stored over 2026-07-28 on stdio.' }, _meta: envelope },
+    });
+    // A 2025 handshake on a connection that opened as 2026-07-28 is refused, not served.
+    raw.child.stdin?.end(store + INITIALIZE);
+    expect(await raw.exit).toBe(0);
+    const parsed = raw
+      .stdout()
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => JSON.parse(l) as { id?: number; result?: { structuredContent?: StoreResult }; error?: { code: number } });
+    expect(parsed.find((m) => m.id === 7)?.result?.structuredContent).toMatchObject({ userId: 'modern', duplicate: false });
+    expect(parsed.find((m) => m.id === 1)?.error).toBeDefined();
+  });
+
   it('stops cleanly on SIGTERM while stdin is still open', async () => {
     const raw = spawnRaw(['--db', tmp.dbPath]);
     raw.child.stdin?.write(INITIALIZE);

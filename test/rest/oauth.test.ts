@@ -14,6 +14,7 @@ import { createApiKey } from '../../src/core/key-admin.js';
 import type { MemoryService } from '../../src/core/service.js';
 import { createMcpHttpHandler } from '../../src/mcp/http.js';
 import { findChromium, launchChromium, type Browser } from '../console/support/browser.js';
+import { modernToolCall } from '../helpers/mcp-modern.js';
 import { startTestServer, TEST_BACKEND, TEST_KEY, TEST_METRICS_TOKEN, type TestServer } from '../helpers/server.js';
 import { consent, MemoryOAuthClient, pkce, startCallback, type Callback } from './support/oauth-client.js';
 
@@ -416,7 +417,7 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="This access token has expired\."/);
   });
 
-  it('keeps a read-only token to reading: store_memory and POST /v1/memories answer 403 insufficient_scope', async () => {
+  it('keeps a read-only token to reading: store_memory (MCP 2025 and 2026-07-28) and POST /v1/memories answer 403 insufficient_scope', async () => {
     const { tokens: t } = await tokens({ scope: 'memory:read' });
     expect(t.scope).toBe('memory:read');
     const rpc = (name: string, args: Record<string, unknown>) =>
@@ -425,10 +426,16 @@ describe.skipIf(!chromiumPath)(`OAuth for hosted MCP clients${chromiumPath ? '' 
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
       });
-    const refused = await rpc('store_memory', { userId: 'ro', text: 'must not be stored' });
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
-    expect(refused.headers.get('www-authenticate')).toContain('scope="memory:write"');
+    // The same call as MCP 2026-07-28 sends it (stateless, the revision's _meta envelope): refused alike.
+    const modernRpc = (name: string, args: Record<string, unknown>) => bearer(t.access_token, '/mcp', server.url, modernToolCall(name, args));
+    for (const refused of [await rpc('store_memory', { userId: 'ro', text: 'must not be stored' }), await modernRpc('store_memory', { userId: 'ro', text: 'must not be stored' })]) {
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+      expect(refused.headers.get('www-authenticate')).toContain('scope="memory:write"');
+    }
+    const read = await modernRpc('list_memories', { userId: 'ro' });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { result: { structuredContent: { total: number } } }).result.structuredContent.total).toBe(0);
     const rest = await bearer(t.access_token, '/v1/memories', server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userId: 'ro', text: 'nope' }) });
     expect(rest.status).toBe(403);
     expect((await bearer(t.access_token, '/v1/memories/recall', server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userId: 'ro', query: 'x' }) })).status).toBe(200);
