@@ -215,6 +215,24 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
 /** Capitalised words that name nobody for otherPersonFactor: the pronoun, an agent's word for the user. */
 const NOT_NAMES = new Set(['i', 'user', 'users']);
 
+/**
+ * Two written forms of one name: equal, one the start of the other ("Mel", "Melanie"), or inflected ("Annas",
+ * "Anna"; "Анны", "Анна": Russian and German decline names, and a possessive is not split off by an apostrophe).
+ */
+export function sameName(a: string, b: string): boolean {
+  if (a === b) return true;
+  const shorter = a.length <= b.length ? a : b;
+  const longer = shorter === a ? b : a;
+  if (shorter.length >= 3 && longer.startsWith(shorter)) return true;
+  let common = 0;
+  while (common < shorter.length && a[common] === b[common]) common++;
+  return common >= 3 && longer.length - common <= 2;
+}
+
+/** "Melanie's friend", "Tom's kids", "his sister": the question is about a relative of the person it names. */
+const ASKS_ABOUT_RELATIVE =
+  /['\u2019]s?\s+(?:(?:best|old|new|little|younger|older|big|eldest|youngest|late|ex|step|twin|close)[\s-]+)?(?:friends?|sisters?|brothers?|siblings?|mother|mum|mom|father|dad|parents?|sons?|daughters?|kids?|children|child|babies|baby|husband|wife|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|colleagues?|coworkers?|co-workers?|boss|manager|neighbou?rs?|cousins?|aunts?|uncles?|grand(?:ma|pa|mother|father|parents?|son|daughter|children|kids?)|nieces?|nephews?|family|in-laws?|roommates?|flatmates?|students?|teachers?|team(?:mates?)?|pets?|dogs?|cats?)(?![\p{L}])/iu;
+
 /** Query terms at most (a pasted page must not become a 2,000-term query). */
 const MAX_QUERY_TERMS = 32;
 
@@ -421,13 +439,16 @@ export class HybridRanker implements Ranker {
 
     // The names the query gives that some memory of the pool holds (a name no memory knows says nothing here).
     // "I" is capitalised everywhere and "User" opens an agent's note: neither names someone else.
-    const queryNames = p.otherPersonFactor < 1 ? [...answerFactsOf(query).names].filter((name) => !NOT_NAMES.has(name)) : [];
+    // A question about someone's relative ("When did Melanie's friend adopt a child?") is about another person, whom
+    // the memory may well name ("Caroline adopted ..."): the rule stands aside.
+    // English only: names decline in German and Russian ("Annas", "Анны"), and the rule cost Russian facts their hits.
+    const queryNames = p.otherPersonFactor < 1 && plan.language === 'en' && !ASKS_ABOUT_RELATIVE.test(query) ? [...answerFactsOf(query).names].filter((name) => !NOT_NAMES.has(name)) : [];
     const factsOf = (f: Features): AnswerFacts => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text));
     const named = queryNames.length === 0 ? [] : queryNames.filter((name) => features.some((f) => factsOf(f).names.has(name)));
     const aboutOther = (f: Features): boolean => {
       if (named.length === 0) return false;
       const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
-      return names.length > 0 && !named.some((name) => names.includes(name));
+      return names.length > 0 && !named.some((name) => names.some((other) => sameName(name, other)));
     };
 
     const lengthFactor = (f: Features): number =>
