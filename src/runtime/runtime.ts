@@ -12,6 +12,7 @@ import type { Embedder, EmbedderInfo } from '../core/embedder.js';
 import { EmbedPool } from '../embeddings/embed-pool.js';
 import { EndpointError } from '../embeddings/endpoint.js';
 import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { VectorBackfill, type BackfillOptions } from './backfill.js';
 import { embedObserver, instrumentService, instrumentStore } from './instrument.js';
 import type { Metrics } from './metrics.js';
 import { openBackend, type StorageConfig } from './backend.js';
@@ -33,6 +34,8 @@ export interface Runtime {
    * without one, after the stored calibration is read or a new one is fitted and stored (self-calibration.ts).
    */
   calibrated: Promise<CalibrationStatus>;
+  /** The loop that embeds memories stored while the endpoint was down (servers only: `backfill`). */
+  backfill: VectorBackfill | undefined;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,11 @@ export type RuntimeOptions = StorageConfig &
     calibrationExclude?: readonly string[] | undefined;
     /** A server (serve, mcp): an embedding endpoint that is down at start is waited for, not given up on. */
     waitForEndpoint?: boolean | undefined;
+    /**
+     * A server (serve, mcp): runs the backfill (backfill.ts), which gives a vector to the memories stored while the
+     * embedding endpoint was down; settings for tests.
+     */
+    backfill?: boolean | Omit<BackfillOptions, 'store' | 'embeddings' | 'logger'> | undefined;
   };
 
 /**
@@ -75,6 +83,13 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     stopped: () => closed,
   });
   const service = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
+  const backfill =
+    config.backfill === undefined || config.backfill === false
+      ? undefined
+      : new VectorBackfill({ store, embeddings, logger, ...(config.backfill === true ? {} : config.backfill) });
+  // Once the model is ready: before that nothing can be embedded (and a failed model never starts it).
+  modelReady.then(() => backfill?.start(), () => undefined);
+  metrics?.watchEmbeddingBacklog(() => store.countPendingVectors());
   // With metrics, the service's operations are measured in place (the same instance: instrument.ts says why).
   if (metrics) instrumentService(service, metrics);
   return {
@@ -85,10 +100,15 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     rateLimiter: backend.rateLimiter,
     modelReady,
     calibrated,
+    backfill,
     async close() {
       if (closed) return;
       closed = true;
+      // The backfill stops first; closing the embedder ends its embedding call in flight, and its claims go back
+      // before the store closes.
+      const backfillStopped = backfill?.stop();
       await embedder.close().catch(() => undefined);
+      await backfillStopped;
       await store.close();
     },
   };

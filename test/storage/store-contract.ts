@@ -315,7 +315,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(pages[0]).toHaveLength(3);
       for (const [i, m] of seen.entries()) {
         const want = sorted[i]!;
-        expect({ ...m, embedding: Array.from(m.embedding) }).toEqual({ ...want, embedding: Array.from(want.embedding) });
+        expect({ ...m, embedding: Array.from(m.embedding!) }).toEqual({ ...want, embedding: Array.from(want.embedding!) });
         expect(m.embedding).toBeInstanceOf(Float32Array);
       }
       expect(await store.exportMemories(sorted[6]!.id, 3)).toEqual({ memories: [], next: null });
@@ -827,7 +827,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       await expect(store.useModel(MODEL)).rejects.toThrow(/reembed/);
       await store.useModel(NEXT);
       const exported = await store.exportMemories(null, 10);
-      for (const m of exported.memories) expect(Array.from(m.embedding)).toEqual(Array.from(nextVector(m.text)));
+      for (const m of exported.memories) expect(Array.from(m.embedding!)).toEqual(Array.from(nextVector(m.text)));
       const [alpha] = await store.findWordMatches({ userId: 'u1', scope: { appId: null }, terms: ['alpha'], perTerm: 5 });
       expect(alpha?.ids).toHaveLength(1);
       const found = await store.recallCandidates({

@@ -290,7 +290,7 @@ describe('PgStore without pgvector: plain vectors, exact scans', () => {
     await store.insertMemory(exact);
     const { memories } = await store.exportMemories(null, 10);
     const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-    expect(bytes(memories[0]!.embedding)).toEqual(bytes(exact.embedding));
+    expect(bytes(memories[0]!.embedding!)).toEqual(bytes(exact.embedding!));
     const wrong = { ...memory(app.id, 'u', 'six', [1, 0, 0, 0]), embedding: unit([1, 2, 3, 4, 5, 6]) };
     await expect(store.insertMemory(wrong)).rejects.toMatchObject({ code: '23514' });
     // A second node on this database follows the column, whatever its own setting.
