@@ -42,6 +42,8 @@ export class VectorBackfill {
   #stopped = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  /** Rounds in flight (the loop's, and any a caller runs): stop() waits for their claims to go back. */
+  readonly #rounds = new Set<Promise<BackfillRound>>();
 
   constructor(options: BackfillOptions) {
     this.#store = options.store;
@@ -75,13 +77,22 @@ export class VectorBackfill {
     this.#stopped = true;
     this.poke();
     await this.#loop;
+    await Promise.allSettled(this.#rounds);
   }
 
   /**
    * One round: claims a batch, embeds it and writes the vectors. Returns what it did; throws when the model cannot
    * embed now (the claims are given back first, so any node may take them when the endpoint is back).
    */
-  async runOnce(): Promise<BackfillRound> {
+  runOnce(): Promise<BackfillRound> {
+    const round = this.#round();
+    this.#rounds.add(round);
+    const done = (): void => void this.#rounds.delete(round);
+    round.then(done, done);
+    return round;
+  }
+
+  async #round(): Promise<BackfillRound> {
     if (this.#embeddings.status !== 'ready') return { claimed: 0, filled: 0 };
     const batch = await this.#store.claimPendingVectors(this.#settings.batchSize, this.#settings.leaseMs);
     if (batch.length === 0) return { claimed: 0, filled: 0 };
