@@ -233,6 +233,9 @@ export class MemoryService {
       vectors = await this.embeddings.embed([text], 'document', caller);
     } catch (error) {
       if (!(error instanceof MemoryError && error.code === 'unavailable' && isTransientEmbedFailure(error.cause))) throw error;
+      // An endpoint that has not answered once since the start: only a database already built with this model
+      // takes the memory (a new one has no vector index yet, and another model's would refuse this one later).
+      if (this.embeddings.status !== 'ready' && (await this.storage.getModel())?.model !== this.embeddings.embedder.model) throw error;
       this.#logger.warn('stored without its vector: the embedding endpoint is down; the backfill embeds it once it answers', {
         cause: error.cause instanceof Error ? error.cause.message : undefined,
       });

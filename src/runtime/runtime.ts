@@ -1,5 +1,5 @@
 import { EmbeddingState } from '../core/embedding-state.js';
-import type { Logger } from '../core/logger.js';
+import { silentLogger, type Logger } from '../core/logger.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { shippedLabelledSets, withoutSets } from '../core/calibration/labelled-sets.js';
 import { selfCalibrate, startingRanker } from '../core/calibration/self-calibration.js';
@@ -60,12 +60,15 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
   const backend = await openBackend(config, logger);
   // With metrics, every store call is timed and its errors counted (instrument.ts); the raw store stays behind it.
   const store = metrics ? instrumentStore(backend.store, metrics) : backend.store;
-  const embedder = openEmbedder(config, metrics, config.waitForEndpoint === true ? logger : undefined);
+  let embeddings: EmbeddingState | undefined;
+  const embedder = openEmbedder(config, metrics, config.waitForEndpoint === true ? (logger ?? silentLogger) : undefined, (error) =>
+    embeddings?.noteWaiting(error),
+  );
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
     return info;
   });
-  const embeddings = new EmbeddingState(embedder, modelReady);
+  embeddings = new EmbeddingState(embedder, modelReady);
   // Scores are calibrated per model: a model without a calibration of its own gets one fitted by the service (or
   // the one another node stored), in the background, with a conservative map meanwhile; say so.
   const ranker = startingRanker(resolveCalibration(embedder.model, config.modelDir));
@@ -120,12 +123,19 @@ export function openEmbedder(
   metrics?: Metrics,
   /** Given for a server: an endpoint down at start is probed again until it answers, each miss logged. */
   waitingLogger?: Logger,
+  /** Told of each miss too (the runtime's EmbeddingState: requests then need not wait for the model). */
+  onWaiting?: (error: EndpointError) => void,
 ): Embedder {
   const endpoint = config.endpoint;
   const embedder = createEmbedder({
     identity: config.modelIdentity,
     keepProbing: waitingLogger
-      ? { onWaiting: (error) => waitingLogger.warn('the embedding endpoint is not answering: probing again; stores wait for it (then 503), recalls answer on the words', { error: error.message }) }
+      ? {
+          onWaiting: (error) => {
+            waitingLogger.warn('the embedding endpoint is not answering: probing again; stores keep memories without their vector, recalls answer on the words', { error: error.message });
+            onWaiting?.(error);
+          },
+        }
       : undefined,
     model: config.model,
     url: endpoint?.url,

@@ -158,6 +158,36 @@ describe.each([
     for (const id of ids) expect((await get(id)).vectorPending).toBeUndefined();
   }, 60_000);
 
+  it('stores pending on a node started while the endpoint is down (a database of this model), and embeds once it answers', async () => {
+    down();
+    const started = Date.now();
+    const late = await openRuntime({
+      ...storage(),
+      model: 'remote-hash',
+      modelDir: undefined,
+      endpoint: { url: server.url },
+      waitForEndpoint: true,
+      backfill: { idleMs: 60_000 },
+    });
+    try {
+      // Waits for the first probe's retries (about 3.5 s), not for the model's 30 s.
+      const stored = await late.service.store(LOCAL_CALLER, { userId: 'u6', text: 'Stored before the endpoint ever answered.' });
+      expect(stored.result.vectorPending).toBe(true);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      const words = await late.service.recall(LOCAL_CALLER, { userId: 'u6', query: 'before the endpoint answered', minScore: 0 });
+      expect(words.memories.map((m) => m.id)).toContain(stored.result.id);
+      up();
+      await late.modelReady;
+      // The backfill's first round runs once the model is ready.
+      const deadline = Date.now() + 10_000;
+      while ((await late.store.countPendingVectors()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await late.service.get(LOCAL_CALLER, stored.result.id)).vectorPending).toBeUndefined();
+    } finally {
+      up();
+      await late.close();
+    }
+  }, 60_000);
+
   it('gives its claims back when the node shuts down mid-batch, and another start embeds them', async () => {
     down();
     const stored = await service().store(LOCAL_CALLER, { userId: 'u5', text: 'Stored just before a shutdown.' });
@@ -175,5 +205,26 @@ describe.each([
     const deadline = Date.now() + 10_000;
     while ((await runtime.store.countPendingVectors()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await get(stored.result.id)).vectorPending).toBeUndefined();
+  }, 60_000);
+});
+
+describe('a new database while the endpoint has never answered', () => {
+  it('refuses a store with 503 (no model, so no dimension, is known yet) and stores nothing', async () => {
+    down();
+    const fresh = await openRuntime({
+      dbPath: join(dir, 'fresh.db'),
+      model: 'remote-hash',
+      modelDir: undefined,
+      endpoint: { url: server.url },
+      waitForEndpoint: true,
+      backfill: true,
+    });
+    try {
+      await expect(fresh.service.store(LOCAL_CALLER, { userId: 'u', text: 'Nowhere to keep it yet.' })).rejects.toMatchObject({ code: 'unavailable' });
+      expect(await fresh.store.countMemories()).toBe(0);
+    } finally {
+      up();
+      await fresh.close();
+    }
   }, 60_000);
 });
