@@ -60,15 +60,17 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
   const backend = await openBackend(config, logger);
   // With metrics, every store call is timed and its errors counted (instrument.ts); the raw store stays behind it.
   const store = metrics ? instrumentStore(backend.store, metrics) : backend.store;
-  let embeddings: EmbeddingState | undefined;
+  // The endpoint's misses at start reach the EmbeddingState, made just below (the embedder comes first).
+  const waiting: { note(error: EndpointError): void } = { note: () => undefined };
   const embedder = openEmbedder(config, metrics, config.waitForEndpoint === true ? (logger ?? silentLogger) : undefined, (error) =>
-    embeddings?.noteWaiting(error),
+    waiting.note(error),
   );
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
     return info;
   });
-  embeddings = new EmbeddingState(embedder, modelReady);
+  const embeddings = new EmbeddingState(embedder, modelReady);
+  waiting.note = (error) => embeddings.noteWaiting(error);
   // Scores are calibrated per model: a model without a calibration of its own gets one fitted by the service (or
   // the one another node stored), in the background, with a conservative map meanwhile; say so.
   const ranker = startingRanker(resolveCalibration(embedder.model, config.modelDir));
