@@ -3,56 +3,52 @@
  * vector (vectorPending), found by its words at once, and by its meaning once the backfill has embedded it; a refusal
  * (401, a vector of another dimension) is still an error; an update during the backfill is never overwritten by a
  * stale vector; the endpoint flapping and a shutdown mid-batch lose nothing. The model is the hash model behind a
- * real OpenAI-compatible server on loopback (tools/shared/embeddings-server.ts).
+ * real OpenAI-compatible server on loopback (tools/shared/embeddings-endpoint.server.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/core/errors.js';
 import { LOCAL_CALLER } from '../../src/core/types.js';
-import { HashingEmbedder } from '../../src/embeddings/hashing.js';
 import { VectorBackfill } from '../../src/runtime/backfill.js';
-import { openRuntime, type Runtime } from '../../src/runtime/runtime.js';
-import { startEmbeddingsServer, type EmbeddingsServer } from '../../tools/shared/embeddings-server.js';
-import { useTestDatabase } from '../helpers/postgres.js';
+import { openRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime/runtime.js';
+import { useEmbeddingsEndpoint } from '../helpers/embeddings-endpoint.js';
 
-const pg = useTestDatabase();
-let dir: string;
-let server: EmbeddingsServer;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'agent-memory-pending-'));
-  server = await startEmbeddingsServer({ embedder: new HashingEmbedder() });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const endpoint = useEmbeddingsEndpoint('pending');
 
 /** Every attempt (the first and its 3 retries) answers 503: the endpoint is down for this call and the next ones. */
-const down = (): void => server.fail({ kind: 'status', status: 503 });
-const up = (): void => server.fail({ kind: 'ok' }, 0);
+const down = (): void => endpoint.server.fail({ kind: 'status', status: 503 });
+const up = (): void => endpoint.server.fail({ kind: 'ok' }, 0);
 
-describe.each([
-  ['SQLite', () => ({ dbPath: join(dir, 'pending.db') })],
-  ['PostgreSQL', () => ({ dbPath: '', databaseUrl: pg().url })],
-])('storing with the embedding endpoint down on %s', (_name, storage) => {
+/** A runtime on the hash model behind the test endpoint, over `storage`. */
+function endpointRuntime(storage: { dbPath: string; databaseUrl?: string }, options: Pick<RuntimeOptions, 'waitForEndpoint' | 'backfill'>): Promise<Runtime> {
+  return openRuntime({ ...storage, model: 'remote-hash', modelDir: undefined, endpoint: { url: endpoint.server.url }, ...options });
+}
+
+/** Resolves once no memory waits for its vector (or after `ms`); the caller checks which. */
+async function drained(runtime: Runtime, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while ((await runtime.store.countPendingVectors()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe.each(endpoint.backends)('storing with the embedding endpoint down on %s', (_name, storage) => {
   let runtime: Runtime;
   const open = async (): Promise<Runtime> => {
     // The loop's own rounds are put off (an hour): the tests run rounds themselves, one at a time.
-    const opened = await openRuntime({
-      ...storage(),
-      model: 'remote-hash',
-      modelDir: undefined,
-      endpoint: { url: server.url },
-      backfill: { idleMs: 3_600_000, backoffMs: 3_600_000 },
-    });
+    const opened = await endpointRuntime(storage(), { backfill: { idleMs: 3_600_000, backoffMs: 3_600_000 } });
     await opened.modelReady;
     return opened;
   };
   const service = () => runtime.service;
   const get = (id: string) => service().get(LOCAL_CALLER, id);
+  /** Stores `text` pending (the endpoint down), then starts a backfill round whose call takes `ms` (running when this resolves). */
+  const pendingThenSlowRound = async (userId: string, text: string, ms: number) => {
+    down();
+    const stored = await service().store(LOCAL_CALLER, { userId, text });
+    expect(stored.result.vectorPending).toBe(true);
+    endpoint.server.fail({ kind: 'slow', ms }, 1);
+    const round = runtime.backfill!.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { stored, round };
+  };
 
   beforeAll(async () => {
     up();
@@ -101,24 +97,19 @@ describe.each([
 
   it('refuses as before when the endpoint refuses the key (401) or answers another dimension, storing nothing', async () => {
     const before = await runtime.store.countMemories();
-    server.fail({ kind: 'status', status: 401 }, 1);
+    endpoint.server.fail({ kind: 'status', status: 401 }, 1);
     await expect(service().store(LOCAL_CALLER, { userId: 'u2', text: 'A refused memory.' })).rejects.toMatchObject({ code: 'unavailable' });
-    server.fail({ kind: 'wrong-dimension' }, 1);
+    endpoint.server.fail({ kind: 'wrong-dimension' }, 1);
     await expect(service().store(LOCAL_CALLER, { userId: 'u2', text: 'A memory of the wrong size.' })).rejects.toMatchObject({ code: 'unavailable' });
-    server.fail({ kind: 'status', status: 403 }, 1);
+    endpoint.server.fail({ kind: 'status', status: 403 }, 1);
     await expect(service().putByKey(LOCAL_CALLER, 'k', { userId: 'u2', text: 'A refused keyed memory.' })).rejects.toMatchObject({ code: 'unavailable' });
     expect(await runtime.store.countMemories()).toBe(before);
     expect(await runtime.store.countPendingVectors()).toBe(0);
   });
 
   it('keeps the new text when an update lands while the backfill embeds the old one', async () => {
-    down();
-    const stored = await service().store(LOCAL_CALLER, { userId: 'u3', text: 'The old address is Elm Street 4.' });
-    expect(stored.result.vectorPending).toBe(true);
     // The backfill's call is slow; the update's (endpoint up) is not, and lands first.
-    server.fail({ kind: 'slow', ms: 1_500 }, 1);
-    const round = runtime.backfill!.runOnce();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { stored, round } = await pendingThenSlowRound('u3', 'The old address is Elm Street 4.', 1_500);
     const updated = await service().update(LOCAL_CALLER, stored.result.id, { text: 'The new address is Oak Avenue 9.' });
     expect(updated.vectorPending).toBeUndefined();
     expect(await round).toEqual({ claimed: 1, filled: 0 });
@@ -136,9 +127,9 @@ describe.each([
     // The stale vector (of "room 12") is not written; the next round embeds "room 14".
     const [stale] = await runtime.service.embeddings.embed(['The meeting is in room 12.'], 'document');
     expect(await runtime.store.fillPendingVectors(claimed.map((m) => ({ ...m, embedding: stale! })))).toBe(0);
-    const asked = server.requests.length;
+    const asked = endpoint.server.requests.length;
     expect(await runtime.backfill!.runOnce()).toEqual({ claimed: 1, filled: 1 });
-    expect(server.requests.slice(asked).flatMap((r) => r.input)).toEqual(['The meeting is in room 14.']);
+    expect(endpoint.server.requests.slice(asked).flatMap((r) => r.input)).toEqual(['The meeting is in room 14.']);
   }, 60_000);
 
   it('fills the backlog while the endpoint flaps, backing off between failed rounds', async () => {
@@ -148,11 +139,10 @@ describe.each([
       ids.push((await service().store(LOCAL_CALLER, { userId: 'u4', text })).result.id);
     }
     // Down for one whole call (4 attempts) and half of the next: the second round's retry gets through.
-    server.fail({ kind: 'status', status: 502 }, 6);
+    endpoint.server.fail({ kind: 'status', status: 502 }, 6);
     const loop = new VectorBackfill({ store: runtime.store, embeddings: runtime.service.embeddings, batchSize: 2, idleMs: 50, backoffMs: 50, maxBackoffMs: 200 });
     loop.start();
-    const deadline = Date.now() + 30_000;
-    while ((await runtime.store.countPendingVectors()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await drained(runtime, 30_000);
     await loop.stop();
     expect(await runtime.store.countPendingVectors()).toBe(0);
     for (const id of ids) expect((await get(id)).vectorPending).toBeUndefined();
@@ -161,14 +151,7 @@ describe.each([
   it('stores pending on a node started while the endpoint is down (a database of this model), and embeds once it answers', async () => {
     down();
     const started = Date.now();
-    const late = await openRuntime({
-      ...storage(),
-      model: 'remote-hash',
-      modelDir: undefined,
-      endpoint: { url: server.url },
-      waitForEndpoint: true,
-      backfill: { idleMs: 60_000 },
-    });
+    const late = await endpointRuntime(storage(), { waitForEndpoint: true, backfill: { idleMs: 60_000 } });
     try {
       // Waits for the first probe's retries (about 3.5 s), not for the model's 30 s.
       const stored = await late.service.store(LOCAL_CALLER, { userId: 'u6', text: 'Stored before the endpoint ever answered.' });
@@ -179,8 +162,7 @@ describe.each([
       up();
       await late.modelReady;
       // The backfill's first round runs once the model is ready.
-      const deadline = Date.now() + 10_000;
-      while ((await late.store.countPendingVectors()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await drained(late);
       expect((await late.service.get(LOCAL_CALLER, stored.result.id)).vectorPending).toBeUndefined();
     } finally {
       up();
@@ -189,12 +171,7 @@ describe.each([
   }, 60_000);
 
   it('gives its claims back when the node shuts down mid-batch, and another start embeds them', async () => {
-    down();
-    const stored = await service().store(LOCAL_CALLER, { userId: 'u5', text: 'Stored just before a shutdown.' });
-    expect(stored.result.vectorPending).toBe(true);
-    server.fail({ kind: 'slow', ms: 5_000 }, 1);
-    const round = runtime.backfill!.runOnce();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { stored, round } = await pendingThenSlowRound('u5', 'Stored just before a shutdown.', 5_000);
     await runtime.close();
     // Closing the embedder ended the call in flight; the claim went back before the store closed.
     await expect(round).rejects.toThrow();
@@ -202,8 +179,7 @@ describe.each([
     up();
     runtime = await open();
     // The new start's first round (once the model is ready) takes the memory at once.
-    const deadline = Date.now() + 10_000;
-    while ((await runtime.store.countPendingVectors()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await drained(runtime);
     expect((await get(stored.result.id)).vectorPending).toBeUndefined();
   }, 60_000);
 });
@@ -211,14 +187,7 @@ describe.each([
 describe('a new database while the endpoint has never answered', () => {
   it('refuses a store with 503 (no model, so no dimension, is known yet) and stores nothing', async () => {
     down();
-    const fresh = await openRuntime({
-      dbPath: join(dir, 'fresh.db'),
-      model: 'remote-hash',
-      modelDir: undefined,
-      endpoint: { url: server.url },
-      waitForEndpoint: true,
-      backfill: true,
-    });
+    const fresh = await endpointRuntime({ dbPath: endpoint.file('fresh.db') }, { waitForEndpoint: true, backfill: true });
     try {
       await expect(fresh.service.store(LOCAL_CALLER, { userId: 'u', text: 'Nowhere to keep it yet.' })).rejects.toMatchObject({ code: 'unavailable' });
       expect(await fresh.store.countMemories()).toBe(0);
