@@ -44,6 +44,7 @@ export const BACKENDS = [
   'test/storage/calibrations.test.ts',
   'test/core/reembed.test.ts',
   'test/core/recall-on-words.test.ts',
+  'test/core/pending-vectors.test.ts',
   'test/scale/copy.test.ts',
 ];
 

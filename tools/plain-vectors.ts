@@ -75,7 +75,7 @@ try {
           createdAt: new Date(Date.UTC(2024, 0, 1) + (i + j) * 1000).toISOString(),
           embedding: unitVector(),
         }));
-        texts.push(...batch.map((m) => `{${Array.from(m.embedding).join(',')}}`));
+        texts.push(...batch.map((m) => `{${Array.from(m.embedding!).join(',')}}`));
         await store.insertMemories(batch);
       }
       await store.pool.query('ANALYZE memories');

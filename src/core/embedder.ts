@@ -25,3 +25,13 @@ export interface Embedder {
   embed(texts: readonly string[], kind: EmbedKind, caller?: string): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
+
+/**
+ * A failure of the model's server that may pass (a network error, a timeout, 5xx, 429 after the retries): an
+ * embedder marks such errors with `transient: true` (embeddings/endpoint.ts). A store then keeps the memory without
+ * its vector, pending, for the backfill (runtime/backfill.ts); anything else (401/403, a malformed answer, a vector
+ * of another dimension, a local model's failure) stays an error.
+ */
+export function isTransientEmbedFailure(error: unknown): boolean {
+  return error instanceof Error && (error as { transient?: unknown }).transient === true;
+}

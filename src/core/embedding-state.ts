@@ -8,6 +8,10 @@ import { MemoryError } from './errors.js';
 export class EmbeddingState {
   #status: 'loading' | 'ready' | 'failed' = 'loading';
   #failure: string | undefined;
+  /** The endpoint's last miss while the model's start-up probe is repeated (noteWaiting); gone once ready. */
+  #waiting: Error | undefined;
+  /** Requests waiting for a loading model: told when the endpoint's probe misses (noteWaiting). */
+  readonly #waiters = new Set<(error: MemoryError) => void>();
   readonly #ready: Promise<EmbedderInfo>;
 
   constructor(
@@ -18,6 +22,7 @@ export class EmbeddingState {
     this.#ready = ready.then(
       (info) => {
         this.#status = 'ready';
+        this.#waiting = undefined;
         return info;
       },
       (error: unknown) => {
@@ -38,15 +43,32 @@ export class EmbeddingState {
     return this.#failure;
   }
 
+  /**
+   * The model's endpoint did not answer its start-up probe, which is repeated (runtime.ts): until it answers, a
+   * request fails at once with this error as its cause instead of waiting for the model, so that a store keeps the
+   * memory pending and a recall answers on the words (core/service.ts).
+   */
+  noteWaiting(error: Error): void {
+    if (this.#status !== 'loading') return;
+    this.#waiting = error;
+    // Requests already waiting for the model stop waiting too.
+    for (const stop of this.#waiters) stop(this.#notAnswering(error));
+    this.#waiters.clear();
+  }
+
   async whenReady(): Promise<void> {
     if (this.#status === 'ready') return;
     if (this.#status === 'failed') throw this.#unavailable();
+    if (this.#waiting !== undefined) throw this.#notAnswering(this.#waiting);
     let timer: NodeJS.Timeout | undefined;
+    let stop: ((error: MemoryError) => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new MemoryError('unavailable', 'The embedding model is still loading; retry shortly.', { retryAfterSeconds: 5 })),
         this.waitMs,
       );
+      stop = reject;
+      this.#waiters.add(reject);
     });
     try {
       await Promise.race([this.#ready, timeout]);
@@ -55,7 +77,12 @@ export class EmbeddingState {
       throw this.#unavailable();
     } finally {
       clearTimeout(timer);
+      if (stop) this.#waiters.delete(stop);
     }
+  }
+
+  #notAnswering(cause: Error): MemoryError {
+    return new MemoryError('unavailable', 'The embedding endpoint is not answering yet; retry shortly.', { retryAfterSeconds: 5, cause });
   }
 
   /**

@@ -349,6 +349,14 @@ export const idempotencyKeySchema = z
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds.');
 
+/** Present (true) only while a memory waits for its vector; absent once it has one, as for nearly every memory. */
+const vectorPendingField = z
+  .literal(true)
+  .optional()
+  .describe(
+    'Only while the memory has no vector: it was stored (or its text changed) while the embedding endpoint was down. It is found by its words meanwhile, and by its meaning once the service has embedded it (then the field is absent).',
+  );
+
 export const storeResultSchema = z.object({
   id: z.string(),
   userId: z.string(),
@@ -362,6 +370,7 @@ export const storeResultSchema = z.object({
     .boolean()
     .optional()
     .describe('With a key only: true when a memory with this key existed and was replaced (same id), false when it was created.'),
+  vectorPending: vectorPendingField,
 });
 export type StoreResult = z.infer<typeof storeResultSchema>;
 
@@ -378,6 +387,7 @@ export const listItemSchema = z.object({
   metadata: z.record(z.string(), z.unknown()),
   appId: z.string().describe('The app slug.'),
   key: z.string().optional().describe('The caller\u2019s own key, for a memory stored with one.'),
+  vectorPending: vectorPendingField,
 });
 export type ListItem = z.infer<typeof listItemSchema>;
 

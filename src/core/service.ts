@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { findOrCreateApp } from './apps.js';
 import { searchCandidates } from './candidates.js';
 import { canonicalJson } from './canonical-json.js';
+import { isTransientEmbedFailure } from './embedder.js';
 import type { EmbeddingState } from './embedding-state.js';
 import { MemoryError } from './errors.js';
 import { Chore, pruneInBatches } from './housekeeping.js';
@@ -70,6 +71,11 @@ export interface HealthReport {
    * that has none (the service is ok meanwhile, with a conservative map). Absent with a fixed ranker.
    */
   calibration?: 'builtin' | 'fitted' | 'pending' | 'failed';
+  /**
+   * Memories stored while the embedding endpoint was down that still wait for their vector (the backfill embeds
+   * them); absent when there are none. The service is ok meanwhile: they are found by their words.
+   */
+  embeddingBacklog?: number;
 }
 
 export interface MemoryServiceDeps {
@@ -91,6 +97,7 @@ function toListItem(memory: MemoryRecord): ListItem {
     metadata: memory.metadata,
     appId: memory.app.slug,
     ...(memory.key == null ? {} : { key: memory.key }),
+    ...(memory.vectorPending === true ? { vectorPending: true as const } : {}),
   };
 }
 
@@ -98,8 +105,19 @@ function toMemoryView(memory: MemoryRecord): MemoryView {
   return { ...toListItem(memory), userId: memory.userId };
 }
 
-function storeResult(memory: { id: string; userId: string; createdAt: string }, app: App, duplicate: boolean): StoreResult {
-  return { id: memory.id, userId: memory.userId, appId: app.slug, createdAt: memory.createdAt, duplicate };
+function storeResult(
+  memory: { id: string; userId: string; createdAt: string; vectorPending?: true | undefined },
+  app: App,
+  duplicate: boolean,
+): StoreResult {
+  return {
+    id: memory.id,
+    userId: memory.userId,
+    appId: app.slug,
+    createdAt: memory.createdAt,
+    duplicate,
+    ...(memory.vectorPending === true ? { vectorPending: true as const } : {}),
+  };
 }
 
 /** One line of recall's context: the date the fact was last stated (updatedAt, UTC), so an agent can tell newer from older. */
@@ -205,6 +223,31 @@ export class MemoryService {
     return findOrCreateApp(this.storage, this.#storeAppRef(caller, appRef));
   }
 
+  /**
+   * The vector of a text to store; null when the embedding endpoint is down for now (a transient failure:
+   * core/embedder.ts): the memory is then stored pending, found by its words, and the backfill (runtime/backfill.ts)
+   * embeds it once the endpoint answers. Any other failure (a refused key, a vector of another dimension) fails the
+   * write as before.
+   */
+  async #embedDocument(text: string, caller: string): Promise<Float32Array | null> {
+    let vectors: Float32Array[];
+    try {
+      vectors = await this.embeddings.embed([text], 'document', caller);
+    } catch (error) {
+      if (!(error instanceof MemoryError && error.code === 'unavailable' && isTransientEmbedFailure(error.cause))) throw error;
+      // An endpoint that has not answered once since the start: only a database already built with this model
+      // takes the memory (a new one has no vector index yet, and another model's would refuse this one later).
+      if (this.embeddings.status !== 'ready' && (await this.storage.getModel())?.model !== this.embeddings.embedder.model) throw error;
+      this.#logger.warn('stored without its vector: the embedding endpoint is down; the backfill embeds it once it answers', {
+        cause: error.cause instanceof Error ? error.cause.message : undefined,
+      });
+      return null;
+    }
+    const [vector] = vectors;
+    if (!vector) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+    return vector;
+  }
+
   // ---- Operations ---------------------------------------------------------------------------------------------
 
   async store(caller: Caller, input: unknown, options: StoreOptions = {}): Promise<StoreOutcome> {
@@ -221,6 +264,7 @@ export class MemoryService {
         duplicate: false,
         key: params.key,
         updated: !created,
+        ...(memory.vectorPending === true ? { vectorPending: true as const } : {}),
       };
       return { result, replayed: false };
     }
@@ -242,8 +286,7 @@ export class MemoryService {
 
     // The app is resolved (a database round trip on PostgreSQL) while the model embeds, not before it.
     const appLookup = this.#appForStore(caller, params.appId);
-    const [app, [embedding]] = await Promise.all([appLookup, this.embeddings.embed([params.text], 'document', ownerKey)]);
-    if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+    const [app, embedding] = await Promise.all([appLookup, this.#embedDocument(params.text, ownerKey)]);
     const now = this.#now();
     const memory = {
       id: newMemoryId(),
@@ -255,6 +298,7 @@ export class MemoryService {
       createdAt: params.createdAt ?? now.toISOString(),
       expiresAt: this.#expiry(params, now) ?? null,
       embedding,
+      ...(embedding === null ? { vectorPending: true as const } : {}),
     };
     const result = storeResult(memory, app, false);
     const outcome = await this.storage.insertMemory(
@@ -291,8 +335,7 @@ export class MemoryService {
     this.#purgeExpired.poke();
     const ownerKey = caller.keyId ?? 'local';
     const appLookup = this.#appForStore(caller, params.appId);
-    const [app, [embedding]] = await Promise.all([appLookup, this.embeddings.embed([params.text], 'document', ownerKey)]);
-    if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
+    const [app, embedding] = await Promise.all([appLookup, this.#embedDocument(params.text, ownerKey)]);
     const now = this.#now();
     const outcome = await this.storage.upsertMemory(
       {
@@ -359,9 +402,7 @@ export class MemoryService {
     // The embedding depends on the new text only, so it is made before the transaction (the model is slow) and
     // written in it; an unchanged text keeps its vector.
     if (params.text !== undefined && params.text !== current.text) {
-      const [embedding] = await this.embeddings.embed([params.text], 'document');
-      if (!embedding) throw new MemoryError('server_error', 'The embedding model returned no vector.');
-      change.text = { text: params.text, embedding };
+      change.text = { text: params.text, embedding: await this.#embedDocument(params.text, caller.keyId ?? 'local') };
     }
     const outcome = await this.storage.updateMemory(ref, scope, change);
     if (outcome.kind === 'not_found') throw notFound(ref.value);
@@ -503,7 +544,8 @@ export class MemoryService {
     });
     const model = this.embeddings.status;
     const status = this.#ranker.calibrationStatus?.();
-    const calibration = status === undefined ? {} : { calibration: status };
+    const backlog = storeOk ? await this.storage.countPendingVectors().catch(() => 0) : 0;
+    const calibration = { ...(status === undefined ? {} : { calibration: status }), ...(backlog > 0 ? { embeddingBacklog: backlog } : {}) };
     if (!storeOk) return { status: 'unavailable', store: 'unavailable', model, reason, ...calibration };
     if (model === 'failed') {
       return { status: 'unavailable', store: 'ok', model, reason: 'The embedding model could not be loaded; the server log says why.', ...calibration };

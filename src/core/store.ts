@@ -23,8 +23,11 @@ export interface NewMemory {
   updatedAt?: string | undefined;
   /** Null or absent: never expires. */
   expiresAt?: string | null | undefined;
-  /** Unit-length embedding of `text`, of the store's dimension. */
-  embedding: Float32Array;
+  /**
+   * Unit-length embedding of `text`, of the store's dimension; null when the embedding endpoint could not make it
+   * now (a transient failure): the memory is stored pending, found by its words until the backfill embeds it.
+   */
+  embedding: Float32Array | null;
   /** The caller's own key, unique within the user and app (expired memories included, until purged). */
   key?: string | null | undefined;
 }
@@ -61,8 +64,8 @@ export interface MemoryFilter {
 
 /** A change to one memory: the fields given replace the stored ones; updatedAt is set. */
 export interface MemoryChange {
-  /** The new text with its embedding (made before the transaction, written in it). */
-  text?: { text: string; embedding: Float32Array } | undefined;
+  /** The new text with its embedding (made before the transaction, written in it); null: pending (NewMemory.embedding). */
+  text?: { text: string; embedding: Float32Array | null } | undefined;
   metadata?: Record<string, unknown> | undefined;
   /** A new expiry, or null to clear it; absent: unchanged. */
   expiresAt?: string | null | undefined;
@@ -290,6 +293,41 @@ export interface MemoryRecordStore {
   scanMemories(scan: MemoryScan, onPage: (page: ScanPage) => Promise<void>): Promise<number>;
 }
 
+/** A memory waiting for its vector, as the backfill claimed it: the text it embeds. */
+export interface PendingVector {
+  id: string;
+  text: string;
+}
+
+/** A vector the backfill made for the text it claimed. */
+export interface FilledVector extends PendingVector {
+  /** Unit-length, of the store's dimension. */
+  embedding: Float32Array;
+}
+
+/**
+ * Memories stored without a vector while the embedding endpoint was down (NewMemory.embedding null), and the
+ * backfill that gives them one (core/backfill.ts), run by every node at once: a claim is a lease, so each pending
+ * memory is handed to one worker at a time, and a worker that dies leaves its claim to expire.
+ */
+export interface PendingVectorStore {
+  /** How many memories wait for their vector (live or not yet purged). */
+  countPendingVectors(): Promise<number>;
+  /**
+   * Claims at most `limit` pending live memories that no other worker holds (or whose claim expired), oldest change
+   * first, for `leaseMs`; on PostgreSQL the rows are taken with FOR UPDATE SKIP LOCKED, so racing nodes take
+   * different ones.
+   */
+  claimPendingVectors(limit: number, leaseMs: number): Promise<PendingVector[]>;
+  /**
+   * Writes the vectors of memories that are still pending with the very text that was embedded (a text changed
+   * meanwhile stays pending, for its own new vector); releases their claims. Returns how many were written.
+   */
+  fillPendingVectors(vectors: readonly FilledVector[]): Promise<number>;
+  /** Gives claims back unfilled (the endpoint failed again, or the node stops), so that any worker may take them. */
+  releasePendingVectors(ids: readonly string[]): Promise<void>;
+}
+
 /** Idempotency claims of stores: found on a retry, pruned by housekeeping (made in `insertMemory`). */
 export interface IdempotencyStore {
   findIdempotency(keyId: string, key: string, notBefore: string): Promise<IdempotencyRecord | undefined>;
@@ -353,6 +391,7 @@ export interface StoreConnection {
  */
 export type MemoryStore = AppStore &
   MemoryRecordStore &
+  PendingVectorStore &
   IdempotencyStore &
   KeyStore &
   OAuthStore &

@@ -23,6 +23,11 @@ export interface MemoryRecord {
   expiresAt: string | null;
   /** The caller's own key, unique within the user and app; null (the backends' answer) or absent without one. */
   key?: string | null | undefined;
+  /**
+   * True while the memory has no vector: it was stored (or its text changed) while the embedding endpoint was down,
+   * and the backfill (core/backfill.ts) has not embedded it yet. Found by its words meanwhile. Absent otherwise.
+   */
+  vectorPending?: true | undefined;
 }
 
 export interface ApiKeyRecord {

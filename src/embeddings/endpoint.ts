@@ -57,6 +57,11 @@ export class EndpointError extends Error {
     super(message);
   }
 
+  /** Not fatal: the endpoint may answer later (core/embedder.ts's isTransientEmbedFailure reads this). */
+  get transient(): boolean {
+    return !this.fatal;
+  }
+
   /** 401 or 403: the key is missing or wrong. At start this stops the process (a restart cannot fix it). */
   get unauthorized(): boolean {
     return this.status === 401 || this.status === 403;

@@ -180,7 +180,11 @@ const OPERATIONS: Operation[] = [
         schema: {
           type: 'object',
           required: ['status'],
-          properties: { status: { const: 'ok' }, calibration: { enum: ['fitted', 'pending', 'failed'] } },
+          properties: {
+            status: { const: 'ok' },
+            calibration: { enum: ['fitted', 'pending', 'failed'] },
+            embeddingBacklog: { type: 'integer', minimum: 1, description: 'Memories stored while the embedding endpoint was down that wait for their vector; absent when none do.' },
+          },
         },
       },
       503: {
@@ -194,6 +198,7 @@ const OPERATIONS: Operation[] = [
             model: { enum: ['ready', 'loading', 'failed'] },
             reason: { type: 'string' },
             calibration: { enum: ['builtin', 'fitted', 'pending', 'failed'] },
+            embeddingBacklog: { type: 'integer', minimum: 1 },
           },
         },
       },

@@ -30,7 +30,7 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 export async function runMcpStdio(config: McpConfig, io: { stdin?: Readable; stdout?: Writable } = {}): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
   // One agent's calls come one at a time: a single worker (one copy of the model, ~120 MiB) unless told otherwise.
-  const runtime = await openRuntime({ ...config, embedWorkers: config.embedWorkers ?? 1, waitForEndpoint: true }, logger);
+  const runtime = await openRuntime({ ...config, embedWorkers: config.embedWorkers ?? 1, waitForEndpoint: true, backfill: true }, logger);
   runtime.modelReady.then(
     (info) => logger.info('model ready', { model: info.model, dimension: info.dimension }),
     (error: unknown) => logger.error('model unavailable: store and recall answer unavailable', errorFields(error)),

@@ -25,6 +25,8 @@ export interface Metrics {
   embedEndpointError(reason: string): void;
   /** Where the embedding pool's gauges are read from at each scrape (none for the in-process hash model). */
   watchEmbedPool(stats: () => EmbedPoolStats): void;
+  /** Where the embedding backlog (memories waiting for their vector) is counted at each scrape. */
+  watchEmbeddingBacklog(count: () => Promise<number>): void;
 }
 
 export function createMetrics(): Metrics {
@@ -108,6 +110,18 @@ export function createMetrics(): Metrics {
     },
   });
 
+  let backlog: (() => Promise<number>) | undefined;
+  new Gauge({
+    name: 'agent_memory_embedding_backlog',
+    help: 'Memories stored while the embedding endpoint was down that wait for their vector (the backfill embeds them).',
+    registers: [registry],
+    async collect() {
+      // A database that does not answer leaves the last value; its errors are counted elsewhere.
+      const count = await backlog?.().catch(() => undefined);
+      if (count !== undefined) this.set(count);
+    },
+  });
+
   return {
     registry,
     async render() {
@@ -135,6 +149,9 @@ export function createMetrics(): Metrics {
     },
     watchEmbedPool(stats) {
       poolStats = stats;
+    },
+    watchEmbeddingBacklog(count) {
+      backlog = count;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { EmbeddingState } from '../core/embedding-state.js';
-import type { Logger } from '../core/logger.js';
+import { silentLogger, type Logger } from '../core/logger.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { shippedLabelledSets, withoutSets } from '../core/calibration/labelled-sets.js';
 import { selfCalibrate, startingRanker } from '../core/calibration/self-calibration.js';
@@ -12,6 +12,7 @@ import type { Embedder, EmbedderInfo } from '../core/embedder.js';
 import { EmbedPool } from '../embeddings/embed-pool.js';
 import { EndpointError } from '../embeddings/endpoint.js';
 import type { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { VectorBackfill, type BackfillOptions } from './backfill.js';
 import { embedObserver, instrumentService, instrumentStore } from './instrument.js';
 import type { Metrics } from './metrics.js';
 import { openBackend, type StorageConfig } from './backend.js';
@@ -33,6 +34,8 @@ export interface Runtime {
    * without one, after the stored calibration is read or a new one is fitted and stored (self-calibration.ts).
    */
   calibrated: Promise<CalibrationStatus>;
+  /** The loop that embeds memories stored while the endpoint was down (servers only: `backfill`). */
+  backfill: VectorBackfill | undefined;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,11 @@ export type RuntimeOptions = StorageConfig &
     calibrationExclude?: readonly string[] | undefined;
     /** A server (serve, mcp): an embedding endpoint that is down at start is waited for, not given up on. */
     waitForEndpoint?: boolean | undefined;
+    /**
+     * A server (serve, mcp): runs the backfill (backfill.ts), which gives a vector to the memories stored while the
+     * embedding endpoint was down; settings for tests.
+     */
+    backfill?: boolean | Omit<BackfillOptions, 'store' | 'embeddings' | 'logger'> | undefined;
   };
 
 /**
@@ -52,12 +60,17 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
   const backend = await openBackend(config, logger);
   // With metrics, every store call is timed and its errors counted (instrument.ts); the raw store stays behind it.
   const store = metrics ? instrumentStore(backend.store, metrics) : backend.store;
-  const embedder = openEmbedder(config, metrics, config.waitForEndpoint === true ? logger : undefined);
+  // The endpoint's misses at start reach the EmbeddingState, made just below (the embedder comes first).
+  const waiting: { note(error: EndpointError): void } = { note: () => undefined };
+  const embedder = openEmbedder(config, metrics, config.waitForEndpoint === true ? (logger ?? silentLogger) : undefined, (error) =>
+    waiting.note(error),
+  );
   const modelReady = embedder.ready().then(async (info) => {
     await store.useModel(info);
     return info;
   });
   const embeddings = new EmbeddingState(embedder, modelReady);
+  waiting.note = (error) => embeddings.noteWaiting(error);
   // Scores are calibrated per model: a model without a calibration of its own gets one fitted by the service (or
   // the one another node stored), in the background, with a conservative map meanwhile; say so.
   const ranker = startingRanker(resolveCalibration(embedder.model, config.modelDir));
@@ -75,6 +88,13 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     stopped: () => closed,
   });
   const service = new MemoryService({ store, embeddings, ranker, ...(logger ? { logger } : {}) });
+  const backfill =
+    config.backfill === undefined || config.backfill === false
+      ? undefined
+      : new VectorBackfill({ store, embeddings, logger, ...(config.backfill === true ? {} : config.backfill) });
+  // Once the model is ready: before that nothing can be embedded (and a failed model never starts it).
+  modelReady.then(() => backfill?.start(), () => undefined);
+  metrics?.watchEmbeddingBacklog(() => store.countPendingVectors());
   // With metrics, the service's operations are measured in place (the same instance: instrument.ts says why).
   if (metrics) instrumentService(service, metrics);
   return {
@@ -85,10 +105,15 @@ export async function openRuntime(config: RuntimeOptions, logger?: Logger, metri
     rateLimiter: backend.rateLimiter,
     modelReady,
     calibrated,
+    backfill,
     async close() {
       if (closed) return;
       closed = true;
+      // The backfill stops first; closing the embedder ends its embedding call in flight, and its claims go back
+      // before the store closes.
+      const backfillStopped = backfill?.stop();
       await embedder.close().catch(() => undefined);
+      await backfillStopped;
       await store.close();
     },
   };
@@ -100,12 +125,19 @@ export function openEmbedder(
   metrics?: Metrics,
   /** Given for a server: an endpoint down at start is probed again until it answers, each miss logged. */
   waitingLogger?: Logger,
+  /** Told of each miss too (the runtime's EmbeddingState: requests then need not wait for the model). */
+  onWaiting?: (error: EndpointError) => void,
 ): Embedder {
   const endpoint = config.endpoint;
   const embedder = createEmbedder({
     identity: config.modelIdentity,
     keepProbing: waitingLogger
-      ? { onWaiting: (error) => waitingLogger.warn('the embedding endpoint is not answering: probing again; stores wait for it (then 503), recalls answer on the words', { error: error.message }) }
+      ? {
+          onWaiting: (error) => {
+            waitingLogger.warn('the embedding endpoint is not answering: probing again; stores keep memories without their vector, recalls answer on the words', { error: error.message });
+            onWaiting?.(error);
+          },
+        }
       : undefined,
     model: config.model,
     url: endpoint?.url,

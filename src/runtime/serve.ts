@@ -62,7 +62,7 @@ export async function startServer(config: ServeConfig, options: ServeOptions = {
   const output = options.output ?? consoleOutput;
   // Metrics only when a token guards them: nothing is measured, and there is no /metrics, otherwise.
   const metrics: Metrics | undefined = config.metricsToken !== undefined ? createMetrics() : undefined;
-  const runtime = await openRuntime({ ...config, waitForEndpoint: true }, logger, metrics);
+  const runtime = await openRuntime({ ...config, waitForEndpoint: true, backfill: true }, logger, metrics);
   try {
     // Only a database that never had a key gets one: after every key was revoked (a leak, say), a restart must not
     // mint and print a fresh unbound key. Revoked keys are listed too, so they count here.

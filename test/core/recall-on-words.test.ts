@@ -3,36 +3,17 @@
  * words, with explain's path "words", never a 5xx; on both backends. The model is the hash model behind a real
  * OpenAI-compatible server on loopback (tools/shared/embeddings-server.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_CALLER } from '../../src/core/types.js';
-import { HashingEmbedder } from '../../src/embeddings/hashing.js';
 import { openRuntime } from '../../src/runtime/runtime.js';
-import { startEmbeddingsServer, type EmbeddingsServer } from '../../tools/shared/embeddings-server.js';
-import { useTestDatabase } from '../helpers/postgres.js';
+import { useEmbeddingsEndpoint } from '../helpers/embeddings-endpoint.js';
 
-const pg = useTestDatabase();
-let dir: string;
-let server: EmbeddingsServer;
+const endpoint = useEmbeddingsEndpoint('words');
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'agent-memory-words-'));
-  server = await startEmbeddingsServer({ embedder: new HashingEmbedder() });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe.each([
-  ['SQLite', () => ({ dbPath: join(dir, 'words.db') })],
-  ['PostgreSQL', () => ({ dbPath: '', databaseUrl: pg().url })],
-])('recall with the endpoint down on %s', (_name, storage) => {
+describe.each(endpoint.backends)('recall with the endpoint down on %s', (_name, storage) => {
   it('answers on the words (path "words"), then with its vectors again once the endpoint is back', async () => {
-    server.fail({ kind: 'ok' }, 0);
-    const runtime = await openRuntime({ ...storage(), model: 'remote-hash', modelDir: undefined, endpoint: { url: server.url } });
+    endpoint.server.fail({ kind: 'ok' }, 0);
+    const runtime = await openRuntime({ ...storage(), model: 'remote-hash', modelDir: undefined, endpoint: { url: endpoint.server.url } });
     try {
       await runtime.modelReady;
       // Its calibration fitted first (self-calibration.ts), so that no fit is running while the endpoint is down.
@@ -41,13 +22,13 @@ describe.each([
         await runtime.service.store(LOCAL_CALLER, { userId: 'u', text });
       }
       // Down: every attempt (the first and its 3 retries) answers 503.
-      server.fail({ kind: 'status', status: 503 });
+      endpoint.server.fail({ kind: 'status', status: 503 });
       const down = await runtime.service.recall(LOCAL_CALLER, { userId: 'u', query: 'Where does Anna work, at the bakery?', minScore: 0, explain: true });
       expect(down.memories[0]?.text).toBe('Anna works at a bakery in Berlin.');
       expect(down.memories.every((m) => m.explain?.path === 'words')).toBe(true);
       expect(down.memories.every((m) => m.explain?.cosine === 0)).toBe(true);
 
-      server.fail({ kind: 'ok' }, 0);
+      endpoint.server.fail({ kind: 'ok' }, 0);
       const back = await runtime.service.recall(LOCAL_CALLER, { userId: 'u', query: 'Where does Anna work, at the bakery?', minScore: 0, explain: true });
       expect(back.memories[0]?.text).toBe('Anna works at a bakery in Berlin.');
       expect(back.memories[0]?.explain?.cosine).toBeGreaterThan(0);

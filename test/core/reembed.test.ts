@@ -55,7 +55,7 @@ describe.each(['sqlite', 'postgres'] as const)('reembed on %s', (kind) => {
     let after: string | null = null;
     do {
       const page = await store.exportMemories(after, 100);
-      for (const m of page.memories) out.set(m.text, Array.from(m.embedding).join() === Array.from(hashVector(m.text, model)).join());
+      for (const m of page.memories) out.set(m.text, Array.from(m.embedding!).join() === Array.from(hashVector(m.text, model)).join());
       after = page.next;
     } while (after !== null);
     return out;

@@ -59,7 +59,7 @@ async function snapshot(store: MemoryStore) {
   let after: string | null = null;
   do {
     const page = await store.exportMemories(after, 300);
-    memories.push(...page.memories.map((m) => ({ ...m, embedding: Array.from(m.embedding) })));
+    memories.push(...page.memories.map((m) => ({ ...m, embedding: Array.from(m.embedding!) })));
     after = page.next;
   } while (after !== null);
   return { model: await store.getModel(), apps: await store.listApps(), keys: await store.listKeys(), memories };

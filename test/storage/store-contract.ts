@@ -315,7 +315,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       expect(pages[0]).toHaveLength(3);
       for (const [i, m] of seen.entries()) {
         const want = sorted[i]!;
-        expect({ ...m, embedding: Array.from(m.embedding) }).toEqual({ ...want, embedding: Array.from(want.embedding) });
+        expect({ ...m, embedding: Array.from(m.embedding!) }).toEqual({ ...want, embedding: Array.from(want.embedding!) });
         expect(m.embedding).toBeInstanceOf(Float32Array);
       }
       expect(await store.exportMemories(sorted[6]!.id, 3)).toEqual({ memories: [], next: null });
@@ -798,6 +798,70 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
 
     // ---- Reembed's swap ----------------------------------------------------------------------------------------
 
+    /** A memory stored while the embedding endpoint was down: no vector yet. */
+    function pending(userId: string, text: string, minute = 0): NewMemory {
+      return { ...memory(userId, text, [1, 0, 0, 0], minute), embedding: null };
+    }
+
+    it('keeps a memory without its vector (pending): found by its words with no cosine, never by the vector side', async () => {
+      await store.insertMemory(memory('u1', 'the cat sleeps', [1, 0, 0, 0], 1));
+      const waiting = pending('u1', 'the dog barks', 2);
+      await store.insertMemory(waiting);
+      expect(await store.countPendingVectors()).toBe(1);
+      const read = await store.getMemory({ kind: 'id', value: waiting.id }, { appId: null });
+      expect(read?.vectorPending).toBe(true);
+      expect((await store.listMemories({ userId: 'u1', scope: { appId: null }, offset: 0, limit: 10 })).items.map((m) => m.vectorPending)).toEqual([true, undefined]);
+      // The vector side returns only memories with a vector, however short of k it is.
+      const byVector = await search('u1', [], { embedding: [0, 0, 0, 1], vectorK: 10 });
+      expect(byVector.map((c) => c.memory.text)).toEqual(['the cat sleeps']);
+      const byWords = await search('u1', ['dog'], { vectorK: 0 });
+      expect(byWords.map((c) => [c.memory.text, c.cosine, c.memory.vectorPending])).toEqual([['the dog barks', 0, true]]);
+      // Moved as pending: a copy's target backfills it.
+      const exported = await store.exportMemories(null, 10);
+      expect(exported.memories.find((m) => m.id === waiting.id)?.embedding).toBeNull();
+    });
+
+    it('claims pending memories once per lease, gives claims back, and fills only those still holding the embedded text', async () => {
+      const [a, b, c] = [pending('u1', 'alpha one', 1), pending('u1', 'beta two', 2), pending('u2', 'gamma three', 3)];
+      await store.insertMemories([a, b, c]);
+      const first = await store.claimPendingVectors(2, 60_000);
+      const second = await store.claimPendingVectors(10, 60_000);
+      // Oldest change first; no memory in two claims.
+      expect(first.map((m) => m.text)).toEqual(['alpha one', 'beta two']);
+      expect(second.map((m) => m.text)).toEqual(['gamma three']);
+      expect(await store.claimPendingVectors(10, 60_000)).toEqual([]);
+      await store.releasePendingVectors([c.id]);
+      expect((await store.claimPendingVectors(10, 0)).map((m) => m.id)).toEqual([c.id]);
+      // A lease of 0 has run out: the memory may be claimed again (its worker died).
+      expect((await store.claimPendingVectors(10, 60_000)).map((m) => m.id)).toEqual([c.id]);
+
+      // beta's text changes while its vector is being made: the stale vector is not written, and beta stays pending.
+      const now = new Date().toISOString();
+      await store.updateMemory({ kind: 'id', value: b.id }, { appId: null }, { text: { text: 'beta changed', embedding: null }, updatedAt: now, now });
+      const filled = await store.fillPendingVectors([
+        { id: a.id, text: 'alpha one', embedding: unit([0, 1, 0, 0]) },
+        { id: b.id, text: 'beta two', embedding: unit([0, 0, 1, 0]) },
+      ]);
+      expect(filled).toBe(1);
+      expect(await store.countPendingVectors()).toBe(2);
+      expect((await store.getMemory({ kind: 'id', value: a.id }, { appId: null }))?.vectorPending).toBeUndefined();
+      expect((await store.getMemory({ kind: 'id', value: b.id }, { appId: null }))?.vectorPending).toBe(true);
+      // The update voided beta's claim: it is free for its own vector.
+      expect((await store.claimPendingVectors(10, 60_000)).map((m) => m.text)).toEqual(['beta changed']);
+      const found = await search('u1', [], { embedding: [0, 1, 0, 0], vectorK: 1 });
+      expect(found.map((c) => [c.memory.text, c.cosine])).toEqual([['alpha one', expect.closeTo(1, 5)]]);
+      // A second fill of the same memory (another worker after the lease ran out) writes nothing.
+      expect(await store.fillPendingVectors([{ id: a.id, text: 'alpha one', embedding: unit([1, 0, 0, 0]) }])).toBe(0);
+      // An update with a vector ends the wait; a pending upsert starts one.
+      await store.updateMemory({ kind: 'id', value: b.id }, { appId: null }, { text: { text: 'beta final', embedding: unit([1, 1, 0, 0]) }, updatedAt: now, now });
+      expect(await store.countPendingVectors()).toBe(1);
+      const keyed = await store.upsertMemory({ ...pending('u3', 'keyed text'), key: 'k1' }, now);
+      expect(keyed.memory.vectorPending).toBe(true);
+      const replaced = await store.upsertMemory({ ...memory('u3', 'keyed again', [1, 0, 0, 0]), key: 'k1' }, now);
+      expect(replaced.memory.vectorPending).toBeUndefined();
+      expect(await store.countPendingVectors()).toBe(1);
+    });
+
     const NEXT = { model: 'next-vectors', dimension: 6 };
 
     /** A vector of the next model: 6 dimensions, distinct per text. */
@@ -827,7 +891,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       await expect(store.useModel(MODEL)).rejects.toThrow(/reembed/);
       await store.useModel(NEXT);
       const exported = await store.exportMemories(null, 10);
-      for (const m of exported.memories) expect(Array.from(m.embedding)).toEqual(Array.from(nextVector(m.text)));
+      for (const m of exported.memories) expect(Array.from(m.embedding!)).toEqual(Array.from(nextVector(m.text)));
       const [alpha] = await store.findWordMatches({ userId: 'u1', scope: { appId: null }, terms: ['alpha'], perTerm: 5 });
       expect(alpha?.ids).toHaveLength(1);
       const found = await store.recallCandidates({

@@ -77,7 +77,7 @@ export async function vectorsByExternalId(store: MemoryStore): Promise<Map<strin
     const page = await store.exportMemories(after, 1_000);
     for (const m of page.memories) {
       const key = m.metadata.externalId;
-      if (typeof key === 'string') byKey.set(key, m.embedding);
+      if (typeof key === 'string' && m.embedding !== null) byKey.set(key, m.embedding);
     }
     after = page.next;
   } while (after !== null);

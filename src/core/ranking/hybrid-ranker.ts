@@ -416,8 +416,10 @@ export class HybridRanker implements Ranker {
     const span = dateSpanOf(query);
     const understood = (language: Language): boolean => p.languages === 'all' || language === 'und' || p.languages.includes(language);
     // Read by the model's rules when it understands both texts; by the words otherwise (see RankerParams.languages).
-    // A query that could not be embedded has no semantic side at all: the words carry every candidate.
-    const native = (f: Features): boolean => plan.wordsOnly !== true && understood(plan.language) && understood(f.reading.language);
+    // A query that could not be embedded has no semantic side at all: the words carry every candidate; so do they
+    // a memory still waiting for its vector (its cosine, 0, says nothing).
+    const native = (f: Features): boolean =>
+      plan.wordsOnly !== true && f.candidate.memory.vectorPending !== true && understood(plan.language) && understood(f.reading.language);
     const weightOf = (f: Features): number => (native(f) ? p.semanticWeight : p.foreignSemanticWeight);
     const evidenceOf = (f: Features, semantic: number, coverage: number): number => {
       const w = weightOf(f);

@@ -316,6 +316,24 @@ export const MIGRATIONS: readonly PgMigration[] = [
       );
     },
   },
+  {
+    version: 10,
+    name: 'memories waiting for their vector',
+    async up(client) {
+      // A memory stored (or re-texted) while the embedding endpoint was down has a NULL embedding (the column,
+      // made by vector-index.ts, is nullable) until the backfill embeds it (core/backfill.ts). vector_pending says
+      // so (the column may not exist yet here, and a flag is indexable); vector_claimed_until is a backfill node's
+      // lease on it. The partial index holds the pending ones only (usually none), for the backlog and the claim.
+      await ddl(
+        client,
+        `
+        ALTER TABLE memories ADD COLUMN vector_pending boolean NOT NULL DEFAULT false;
+        ALTER TABLE memories ADD COLUMN vector_claimed_until timestamptz;
+        CREATE INDEX memories_vector_pending ON memories (updated_at, id) WHERE vector_pending;
+      `,
+      );
+    },
+  },
 ];
 
 /**

@@ -20,6 +20,8 @@ import type {
   MemoryStore,
   ModelRecord,
   NewMemory,
+  PendingVector,
+  FilledVector,
   ScanPage,
   StoreCapabilities,
   TermMatches,
@@ -97,6 +99,7 @@ interface ExportRow {
   expires_at: Date | null;
   key: string | null;
   embedding: string | Buffer | null;
+  vector_pending: boolean;
 }
 
 /** For the warning of the plain mode: what the operator can do about it. */
@@ -392,14 +395,12 @@ export class PgStore implements MemoryStore {
           const duplicate = await this.#lockedDuplicate(client, row.user_id, row.app_id, key, row.id);
           if (duplicate) return { kind: 'duplicate', memory: duplicate };
           const words = wordColumns(newText.text);
-          await client.query(`UPDATE memories SET text = $2, text_key = $3, embedding = $4::${this.#vectors.sqlType}, language = $5, terms = $6 WHERE id = $1`, [
-            row.id,
-            newText.text,
-            key,
-            this.#vectors.toParam(newText.embedding),
-            words.language,
-            words.terms,
-          ]);
+          // A claim on the old text is void: the backfill's write compares the text and leaves this one pending.
+          await client.query(
+            `UPDATE memories SET text = $2, text_key = $3, embedding = $4::${this.#vectors.sqlType}, language = $5, terms = $6,
+               vector_pending = $7, vector_claimed_until = NULL WHERE id = $1`,
+            [row.id, newText.text, key, this.#vectorParam(newText.embedding), words.language, words.terms, newText.embedding === null],
+          );
         }
         if (change.metadata !== undefined) {
           await client.query('UPDATE memories SET metadata = $2::json WHERE id = $1', [row.id, JSON.stringify(change.metadata)]);
@@ -436,8 +437,9 @@ export class PgStore implements MemoryStore {
           `INSERT INTO memories (${ROW_COLUMNS}) VALUES (${this.#rowPlaceholders()})
            ON CONFLICT (user_id, app_id, key) WHERE key IS NOT NULL DO UPDATE SET
              text = EXCLUDED.text, text_key = EXCLUDED.text_key, metadata = EXCLUDED.metadata,
-             expires_at = EXCLUDED.expires_at, embedding = EXCLUDED.embedding, updated_at = $15::timestamptz,
-             language = EXCLUDED.language, terms = EXCLUDED.terms
+             expires_at = EXCLUDED.expires_at, embedding = EXCLUDED.embedding, updated_at = $16::timestamptz,
+             language = EXCLUDED.language, terms = EXCLUDED.terms, vector_pending = EXCLUDED.vector_pending,
+             vector_claimed_until = NULL
            RETURNING id`,
           [...this.#rowValues(memory), now],
         );
@@ -469,14 +471,20 @@ export class PgStore implements MemoryStore {
       memory.expiresAt ?? null,
       textKey(memory.text),
       memory.key ?? null,
-      this.#vectors.toParam(memory.embedding),
+      this.#vectorParam(memory.embedding),
       words.language,
       words.terms,
+      memory.embedding === null,
     ];
   }
 
   #rowPlaceholders(): string {
-    return `$1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12::${this.#vectors.sqlType}, $13, $14`;
+    return `$1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12::${this.#vectors.sqlType}, $13, $14, $15`;
+  }
+
+  /** A vector as a parameter; NULL for a memory waiting for its vector. */
+  #vectorParam(vector: Float32Array | null): string | Buffer | null {
+    return vector === null ? null : this.#vectors.toParam(vector);
   }
 
   /** The memory holding a key (served by the unique index); `live` leaves out an expired one. */
@@ -628,6 +636,62 @@ export class PgStore implements MemoryStore {
     return this.#run(async () => Number((await this.#one<CountRow>('SELECT count(*) AS n FROM memories', []))?.n ?? 0));
   }
 
+  // ---- Memories waiting for their vector (core/backfill.ts) ----------------------------------------------------
+
+  countPendingVectors(): Promise<number> {
+    return this.#run(async () => Number((await this.#one<CountRow>('SELECT count(*) AS n FROM memories WHERE vector_pending', []))?.n ?? 0));
+  }
+
+  /**
+   * Nodes claim at once: FOR UPDATE SKIP LOCKED passes over the rows another node's claim is taking, and the lease
+   * (the database's clock, the same for every node) keeps a claimed row from the others until it is filled,
+   * released, or the lease runs out (its node died). Each claim is its own short transaction: no lock is held
+   * while the endpoint embeds.
+   */
+  claimPendingVectors(limit: number, leaseMs: number): Promise<PendingVector[]> {
+    return this.#run(async () => {
+      const { rows } = await query<PendingVector>(
+        this.#pool,
+        `UPDATE memories m SET vector_claimed_until = now() + make_interval(secs => $2::float8 / 1000)
+         FROM (
+           SELECT id FROM memories
+           WHERE vector_pending AND (vector_claimed_until IS NULL OR vector_claimed_until <= now())
+             AND (expires_at IS NULL OR expires_at > now())
+           ORDER BY updated_at, id LIMIT $1
+           FOR UPDATE SKIP LOCKED
+         ) c
+         WHERE m.id = c.id
+         RETURNING m.id AS id, m.text AS text`,
+        [limit, leaseMs],
+      );
+      return rows;
+    });
+  }
+
+  fillPendingVectors(vectors: readonly FilledVector[]): Promise<number> {
+    if (vectors.length === 0) return Promise.resolve(0);
+    return this.#run(() =>
+      // Checked against the database's model like any other vector write; only rows still pending with the text
+      // that was embedded take the vector.
+      this.#withModel(async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE memories m SET embedding = v.embedding, vector_pending = false, vector_claimed_until = NULL
+           FROM unnest($1::text[], $2::text[], $3::${this.#vectors.sqlType}[]) AS v(id, text, embedding)
+           WHERE m.id = v.id AND m.vector_pending AND m.text = v.text`,
+          [vectors.map((v) => v.id), vectors.map((v) => v.text), vectors.map((v) => this.#vectors.toParam(v.embedding))],
+        );
+        return rowCount ?? 0;
+      }),
+    );
+  }
+
+  releasePendingVectors(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.#run(async () => {
+      await query(this.#pool, 'UPDATE memories SET vector_claimed_until = NULL WHERE id = ANY($1::text[]) AND vector_pending', [ids]);
+    });
+  }
+
   /**
    * Bulk import in one statement (so all or nothing): the batch travels as one array per column and is unnested
    * on the server. A memory whose uuid is stored already is skipped; any other clash (an id held by another
@@ -639,9 +703,10 @@ export class PgStore implements MemoryStore {
       memories.forEach(assertStorable);
       const inserted = await this.#withModel(async (client) => {
         const { rows } = await client.query<{ id: string }>(
-          `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms)
+          `INSERT INTO memories (${ROW_COLUMNS})
            SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::json[], $7::timestamptz[],
-             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::text[], $12::${this.#vectors.sqlType}[], $13::text[], $14::text[])
+             $8::timestamptz[], $9::timestamptz[], $10::text[], $11::text[], $12::${this.#vectors.sqlType}[], $13::text[], $14::text[],
+             $15::boolean[])
            ON CONFLICT (uuid) DO NOTHING RETURNING id`,
           [
             memories.map((m) => m.id),
@@ -655,8 +720,9 @@ export class PgStore implements MemoryStore {
             memories.map((m) => m.expiresAt ?? null),
             memories.map((m) => textKey(m.text)),
             memories.map((m) => m.key ?? null),
-            memories.map((m) => this.#vectors.toParam(m.embedding)),
+            memories.map((m) => this.#vectorParam(m.embedding)),
             ...wordColumnArrays(memories.map((m) => m.text)),
+            memories.map((m) => m.embedding === null),
           ],
         );
         const stored = new Set(rows.map((r) => r.id));
@@ -704,12 +770,13 @@ export class PgStore implements MemoryStore {
       const { rows } = await query<ExportRow>(
         this.#pool,
         `SELECT id, uuid, user_id, app_id, text, metadata::text AS metadata, created_at, updated_at, expires_at, key,
-           ${vectors.exportColumn} AS embedding
+           ${vectors.exportColumn} AS embedding, vector_pending
          FROM memories WHERE id > $1 ORDER BY id LIMIT $2`,
         [after ?? '', limit],
       );
       const memories = rows.map((row): NewMemory => {
-        if (row.embedding === null) throw new Error(`The memory ${row.id} has no vector: the database is damaged.`);
+        // A pending memory moves as pending (null), for the target's backfill; any other without a vector is damage.
+        if (row.embedding === null && !row.vector_pending) throw new Error(`The memory ${row.id} has no vector: the database is damaged.`);
         return {
           id: row.id,
           uuid: row.uuid,
@@ -721,7 +788,7 @@ export class PgStore implements MemoryStore {
           updatedAt: iso(row.updated_at),
           expiresAt: row.expires_at === null ? null : iso(row.expires_at),
           key: row.key,
-          embedding: vectors.fromColumn(row.embedding),
+          embedding: row.embedding === null ? null : vectors.fromColumn(row.embedding),
         };
       });
       return { memories, next: rows.length < limit ? null : (rows[rows.length - 1]?.id ?? null) };
@@ -966,7 +1033,8 @@ export class PgStore implements MemoryStore {
 }
 
 /** The columns a new memory row is written to (PgStore's #rowValues gives their values). */
-const ROW_COLUMNS = 'id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms';
+const ROW_COLUMNS =
+  'id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, embedding, language, terms, vector_pending';
 
 /** The word-index columns of a batch, as two arrays for unnest. */
 function wordColumnArrays(texts: readonly string[]): [string[], string[]] {

@@ -68,8 +68,9 @@ async function vectorHits(client: PoolClient, q: CandidateQuery, documents: numb
     );
   }
   const distance = `(m.embedding <=> ${vector}::vector)`;
+  // A memory waiting for its vector (NULL) is the word side's to find: sorted last, it would fill a short top k.
   const { rows } = await client.query<{ id: string }>(
-    `SELECT m.id FROM memories m WHERE ${scope}
+    `SELECT m.id FROM memories m WHERE ${scope} AND m.embedding IS NOT NULL
      ORDER BY ${exact ? `${distance} + 0, m.id` : distance} LIMIT ${limit}`,
     p.values,
   );
@@ -85,7 +86,8 @@ async function vectorHits(client: PoolClient, q: CandidateQuery, documents: numb
 async function plainVectorHits(client: PoolClient, q: CandidateQuery): Promise<string[]> {
   const p = new Params();
   const { rows } = await client.query<{ id: string; embedding: Buffer }>(
-    `SELECT m.id, m.embedding FROM memories m WHERE ${scopeFilter('m', q.userId, q.scope, p)} ${filterSql('m', q.userId, q.filter, p)}`,
+    `SELECT m.id, m.embedding FROM memories m
+     WHERE ${scopeFilter('m', q.userId, q.scope, p)} ${filterSql('m', q.userId, q.filter, p)} AND m.embedding IS NOT NULL`,
     p.values,
   );
   return nearestIds(rows, q.embedding, q.vectorK);

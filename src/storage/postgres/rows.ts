@@ -17,11 +17,13 @@ export interface MemoryRow {
   updated_at: Date;
   expires_at: Date | null;
   key: string | null;
+  /** True while the memory waits for its vector (migration 10). */
+  vector_pending: boolean;
 }
 
 export const MEMORY_COLUMNS = `m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id, a.slug AS app_slug,
   a.created_at AS app_created_at, m.text AS text, m.metadata AS metadata, m.created_at AS created_at,
-  m.updated_at AS updated_at, m.expires_at AS expires_at, m.key AS key`;
+  m.updated_at AS updated_at, m.expires_at AS expires_at, m.key AS key, m.vector_pending AS vector_pending`;
 
 /** ISO 8601 UTC with milliseconds, the contract's form; stored values have millisecond precision. */
 export function iso(value: Date): string {
@@ -40,6 +42,7 @@ export function toMemory(row: MemoryRow): MemoryRecord {
     updatedAt: iso(row.updated_at),
     expiresAt: row.expires_at === null ? null : iso(row.expires_at),
     key: row.key,
+    ...(row.vector_pending ? { vectorPending: true as const } : {}),
   };
 }
 

@@ -71,6 +71,8 @@ export async function replaceVectorColumn(client: PoolClient, model: ModelRecord
   const { rows } = await longQuery<{ id: string }>(client, 'SELECT id FROM memories WHERE embedding IS NULL LIMIT 1');
   if (rows[0]) throw new Error(`No vector was made for the memory ${rows[0].id}.`);
   await createHnswIndex(client, model.dimension, mode);
+  // Memories that waited for their vector (core/backfill.ts) have one of the new model now.
+  await longQuery(client, 'UPDATE memories SET vector_pending = false, vector_claimed_until = NULL WHERE vector_pending');
   await writeModelRecord(client, model);
   return filled.rowCount ?? 0;
 }

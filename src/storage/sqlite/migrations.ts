@@ -268,6 +268,21 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    name: 'memories waiting for their vector',
+    up(db) {
+      // A memory stored (or re-texted) while the embedding endpoint was down has no row in memory_vectors (its
+      // vector is null) until the backfill embeds it (core/backfill.ts): vector_pending says so, and
+      // vector_claimed_until is a backfill worker's lease on it. The partial index holds the pending ones only
+      // (usually none), for the backlog's count and the claim.
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN vector_pending INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE memories ADD COLUMN vector_claimed_until TEXT;
+        CREATE INDEX memories_vector_pending ON memories(updated_at, rowid) WHERE vector_pending = 1;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -29,6 +29,8 @@ export async function replaceEmbeddings(db: SqliteDatabase, swap: EmbeddingSwap)
         return { rowid: row.rowid, userId: row.user_id, appId: row.app_id, embedding };
       }),
     );
+    // Memories that waited for their vector (core/backfill.ts) have one of the new model now.
+    db.exec('UPDATE memories SET vector_pending = 0, vector_claimed_until = NULL WHERE vector_pending = 1');
     db.exec('COMMIT');
     return rows.length;
   } catch (error) {

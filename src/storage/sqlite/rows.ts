@@ -15,11 +15,13 @@ export interface MemoryRow {
   updated_at: string;
   expires_at: string | null;
   key: string | null;
+  /** 1 while the memory waits for its vector (migration 11). */
+  vector_pending: number;
 }
 
 export const MEMORY_COLUMNS = `m.rowid AS rowid, m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id,
   a.slug AS app_slug, a.created_at AS app_created_at, m.text AS text, m.metadata AS metadata, m.created_at AS created_at,
-  m.updated_at AS updated_at, m.expires_at AS expires_at, m.key AS key`;
+  m.updated_at AS updated_at, m.expires_at AS expires_at, m.key AS key, m.vector_pending AS vector_pending`;
 
 export function toMemory(row: MemoryRow): MemoryRecord {
   return {
@@ -33,6 +35,7 @@ export function toMemory(row: MemoryRow): MemoryRecord {
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
     key: row.key,
+    ...(row.vector_pending === 1 ? { vectorPending: true as const } : {}),
   };
 }
 

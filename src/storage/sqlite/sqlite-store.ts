@@ -6,6 +6,7 @@ import type {
   Candidate,
   CandidateQuery,
   EmbeddingSwap,
+  FilledVector,
   IdempotencyClaim,
   IdempotencyRecord,
   InsertOutcome,
@@ -19,6 +20,7 @@ import type {
   MemoryStore,
   ModelRecord,
   NewMemory,
+  PendingVector,
   ScanPage,
   StoreCapabilities,
   TermMatches,
@@ -93,6 +95,7 @@ interface ExportRow {
   expires_at: string | null;
   key: string | null;
   embedding: Buffer | null;
+  vector_pending: number;
 }
 
 /** importApp's refusal: the app's UUID names another app here. */
@@ -310,11 +313,12 @@ export class SqliteStore implements MemoryStore {
     assertModelUnchanged(this.#declared, record);
     const dimension = record.dimension;
     const insertMemory = this.#sql(
-      `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO memories (id, uuid, user_id, app_id, text, metadata, created_at, updated_at, expires_at, text_key, key, vector_pending)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ${skipExisting ? 'ON CONFLICT(uuid) DO NOTHING' : ''}`,
     );
     const vectors: VectorRow[] = [];
+    let inserted = 0;
     for (const memory of memories) {
       const { changes, lastInsertRowid } = insertMemory.run(
         memory.id,
@@ -328,15 +332,18 @@ export class SqliteStore implements MemoryStore {
         memory.expiresAt ?? null,
         textKey(memory.text),
         memory.key ?? null,
+        memory.embedding === null ? 1 : 0,
       );
       if (changes === 0) continue;
+      inserted++;
       const rowid = Number(lastInsertRowid);
       writeWords(this.#db, rowid, memory.userId, memory.text);
       writeFields(this.#db, rowid, memory.userId, memory.metadata);
-      vectors.push({ rowid, userId: memory.userId, appId: memory.appId, embedding: memory.embedding });
+      // A pending memory (no vector yet) has no row in the vector index until the backfill fills it.
+      if (memory.embedding !== null) vectors.push({ rowid, userId: memory.userId, appId: memory.appId, embedding: memory.embedding });
     }
     insertVectors(this.#db, dimension, vectors);
-    return vectors.length;
+    return inserted;
   }
 
   /** The oldest live memory of the user and app with this duplicate key, other than the memory `exceptRowid`. */
@@ -398,7 +405,10 @@ export class SqliteStore implements MemoryStore {
       this.#sql('DELETE FROM memory_words WHERE rowid = ?').run(rowid);
       writeWords(this.#db, rowid, row.user_id, change.text.text);
       deleteVectors(this.#db, [rowid]);
-      insertVectors(this.#db, record.dimension, [{ rowid, userId: row.user_id, appId: row.app_id, embedding: change.text.embedding }]);
+      const embedding = change.text.embedding;
+      if (embedding !== null) insertVectors(this.#db, record.dimension, [{ rowid, userId: row.user_id, appId: row.app_id, embedding }]);
+      // A claim on the old text is void: the backfill's write compares the text and leaves this one pending.
+      this.#sql('UPDATE memories SET vector_pending = ?, vector_claimed_until = NULL WHERE rowid = ?').run(embedding === null ? 1 : 0, rowid);
     }
     if (change.metadata) {
       this.#sql('UPDATE memories SET metadata = ? WHERE rowid = ?').run(JSON.stringify(change.metadata), rowid);
@@ -650,19 +660,21 @@ export class SqliteStore implements MemoryStore {
         for (const hit of vectorHits) cosine.set(hit.rowid, hit.cosine);
 
         // The word side's pick, within the scope, gets its true cosine. CROSS JOIN keeps the lookups by id: left
-        // to itself, the planner walked the user's whole index.
+        // to itself, the planner walked the user's whole index. LEFT JOIN: a memory waiting for its vector is
+        // found by its words alone, with no cosine (0; the ranker reads it by its words).
         if (query.alsoIds.length > 0) {
           const also = this.#sql(
               `SELECT m.rowid AS rowid, v.embedding AS embedding
-               FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
+               FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value LEFT JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
                WHERE m.user_id = ? AND (? IS NULL OR m.app_id = ?)`,
             )
-            .all(JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{ rowid: number; embedding: Buffer }>;
+            .all(JSON.stringify(query.alsoIds), query.userId, appId, appId) as Array<{ rowid: number; embedding: Buffer | null }>;
           // The filter (and liveness) by the same set as the vector side: a condition per row in the statement
           // above made the planner re-run the metadata lookups, 0.5 s over 100,000 memories.
           const fresh = also.filter(({ rowid }) => !cosine.has(rowid) && (accept?.(rowid) ?? true));
-          const hits = rankExactly(query.embedding, fresh.map(({ rowid, embedding }) => ({ rowid, embedding: vectorOf(embedding) })), fresh.length);
-          for (const { rowid, cosine: value } of hits) cosine.set(rowid, value);
+          const embedded = fresh.flatMap(({ rowid, embedding }) => (embedding === null ? [] : [{ rowid, embedding: vectorOf(embedding) }]));
+          for (const { rowid } of fresh) cosine.set(rowid, 0);
+          for (const { rowid, cosine: value } of rankExactly(query.embedding, embedded, embedded.length)) cosine.set(rowid, value);
         }
 
         if (cosine.size === 0) return [];
@@ -705,6 +717,65 @@ export class SqliteStore implements MemoryStore {
     return this.#run(() => (this.#sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n);
   }
 
+  // ---- Memories waiting for their vector (core/backfill.ts) ----------------------------------------------------
+
+  countPendingVectors(): Promise<number> {
+    return this.#run(() => (this.#sql('SELECT COUNT(*) AS n FROM memories WHERE vector_pending = 1').get() as { n: number }).n);
+  }
+
+  /** One writer at a time: the claim is a plain UPDATE in an IMMEDIATE transaction, leased like PostgreSQL's. */
+  claimPendingVectors(limit: number, leaseMs: number): Promise<PendingVector[]> {
+    return this.#run(() =>
+      this.#db
+        .transaction((): PendingVector[] => {
+          const now = new Date();
+          const rows = this.#sql(
+              `SELECT rowid, id, text FROM memories INDEXED BY memories_vector_pending
+               WHERE vector_pending = 1 AND (vector_claimed_until IS NULL OR vector_claimed_until <= ?)
+                 AND (expires_at IS NULL OR expires_at > ?)
+               ORDER BY updated_at, rowid LIMIT ?`,
+            )
+            .all(now.toISOString(), now.toISOString(), limit) as Array<{ rowid: number; id: string; text: string }>;
+          const lease = this.#sql('UPDATE memories SET vector_claimed_until = ? WHERE rowid = ?');
+          const until = new Date(now.getTime() + leaseMs).toISOString();
+          for (const row of rows) lease.run(until, row.rowid);
+          return rows.map(({ id, text }) => ({ id, text }));
+        })
+        .immediate(),
+    );
+  }
+
+  fillPendingVectors(vectors: readonly FilledVector[]): Promise<number> {
+    if (vectors.length === 0) return Promise.resolve(0);
+    return this.#run(() =>
+      this.#db
+        .transaction((): number => {
+          const record = readModelRecord(this.#db);
+          if (record === undefined) throw new MemoryError('unavailable', 'The vector index is missing: no embedding model was declared.');
+          assertModelUnchanged(this.#declared, record);
+          const find = this.#sql('SELECT rowid, user_id, app_id FROM memories WHERE id = ? AND vector_pending = 1 AND text = ?');
+          const done = this.#sql('UPDATE memories SET vector_pending = 0, vector_claimed_until = NULL WHERE rowid = ?');
+          const rows: VectorRow[] = [];
+          for (const vector of vectors) {
+            const row = find.get(vector.id, vector.text) as { rowid: number; user_id: string; app_id: string } | undefined;
+            if (!row) continue;
+            done.run(row.rowid);
+            rows.push({ rowid: row.rowid, userId: row.user_id, appId: row.app_id, embedding: vector.embedding });
+          }
+          insertVectors(this.#db, record.dimension, rows);
+          return rows.length;
+        })
+        .immediate(),
+    );
+  }
+
+  releasePendingVectors(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.#run(() => {
+      this.#sql('UPDATE memories SET vector_claimed_until = NULL WHERE id IN (SELECT value FROM json_each(?)) AND vector_pending = 1').run(JSON.stringify(ids));
+    });
+  }
+
   // ---- Whole-database moves (agent-memory copy) ----------------------------------------------------------------
 
   listApps(): Promise<App[]> {
@@ -735,17 +806,18 @@ export class SqliteStore implements MemoryStore {
     return this.#run(() => {
       // Memories exist only once a model is declared, and with it the vector table.
       if (readModelRecord(this.#db) === undefined) return { memories: [], next: null };
-      // LEFT JOIN: a memory without its vector is an error to report, not a row to drop silently.
+      // LEFT JOIN: a memory without its vector that is not pending is an error to report, not a row to drop
+      // silently; a pending one moves as pending (null), for the target's backfill.
       const rows = this.#sql(
           `SELECT m.id AS id, m.uuid AS uuid, m.user_id AS user_id, m.app_id AS app_id, m.text AS text,
                   m.metadata AS metadata, m.created_at AS created_at, m.updated_at AS updated_at,
-                  m.expires_at AS expires_at, m.key AS key, v.embedding AS embedding
+                  m.expires_at AS expires_at, m.key AS key, v.embedding AS embedding, m.vector_pending AS vector_pending
            FROM memories m LEFT JOIN ${VECTORS_TABLE} v ON v.rowid = m.rowid
            WHERE m.id > ? ORDER BY m.id LIMIT ?`,
         )
         .all(after ?? '', limit) as ExportRow[];
       const memories = rows.map((row): NewMemory => {
-        if (!row.embedding) throw new Error(`The memory ${row.id} has no vector: the database is damaged.`);
+        if (!row.embedding && row.vector_pending !== 1) throw new Error(`The memory ${row.id} has no vector: the database is damaged.`);
         return {
           id: row.id,
           uuid: row.uuid,
@@ -758,7 +830,9 @@ export class SqliteStore implements MemoryStore {
           expiresAt: row.expires_at,
           key: row.key,
           // Copied out of the blob, whose bytes need not be 4-byte aligned.
-          embedding: new Float32Array(row.embedding.buffer.slice(row.embedding.byteOffset, row.embedding.byteOffset + row.embedding.byteLength)),
+          embedding: row.embedding
+            ? new Float32Array(row.embedding.buffer.slice(row.embedding.byteOffset, row.embedding.byteOffset + row.embedding.byteLength))
+            : null,
         };
       });
       return { memories, next: rows.length < limit ? null : (rows[rows.length - 1]?.id ?? null) };

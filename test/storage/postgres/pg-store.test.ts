@@ -4,6 +4,7 @@
  * races between nodes, the HNSW path, the BM25 scale, outages and the shared rate limiter.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EmbeddingState } from '../../../src/core/embedding-state.js';
 import { MemoryError } from '../../../src/core/errors.js';
 import { silentLogger, type LogFields } from '../../../src/core/logger.js';
 import { newMemoryId, newUuid } from '../../../src/core/ids.js';
@@ -15,6 +16,7 @@ import { nfcIdentifiers } from '../../../src/storage/postgres/nfc-ids.js';
 import { openPgStore, PgRateLimiter, type PgStore } from '../../../src/storage/postgres/index.js';
 import { LATEST_VERSION, MIGRATIONS, currentVersion, ensureSchema, migrate } from '../../../src/storage/postgres/migrations.js';
 import { CONFLICT_RETRY } from '../../../src/storage/postgres/retry.js';
+import { VectorBackfill } from '../../../src/runtime/backfill.js';
 import { mulberry32 } from '../../../tools/shared/prng.js';
 import { startTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { storeContract, unit } from '../store-contract.js';
@@ -219,6 +221,47 @@ describe('PgStore across nodes', () => {
     expect(await b!.countMemories()).toBe(1);
     await closeAll([a!, b!]);
   });
+
+  it('embeds each pending memory once when the backfills of two nodes run at once, and takes over a dead node\'s claim', async () => {
+    const [a, b] = await nodes(2);
+    await a!.useModel(MODEL);
+    await b!.useModel(MODEL);
+    const app = await a!.ensureApp('default');
+    const stored = Array.from({ length: 25 }, (_, i) => ({ ...memory(app.id, 'u', `pending memory ${i}`, [1, 0, 0, 0], i), embedding: null }));
+    await a!.insertMemories(stored);
+    // A node that claimed two memories and died: its lease (here 1 ms) runs out, and the live nodes take them over.
+    expect(await b!.claimPendingVectors(2, 1)).toHaveLength(2);
+    const embedded: string[] = [];
+    const embedder = {
+      model: MODEL.model,
+      ready: () => Promise.resolve(MODEL),
+      async embed(texts: readonly string[]) {
+        embedded.push(...texts);
+        // Slow enough that the nodes' rounds overlap.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return texts.map(() => unit([0, 1, 0, 0]));
+      },
+      close: () => Promise.resolve(),
+    };
+    const embeddings = new EmbeddingState(embedder, Promise.resolve(MODEL));
+    await embeddings.whenReady();
+    const workers = [a!, b!].map((store) => new VectorBackfill({ store, embeddings, batchSize: 4 }));
+    const filled = await Promise.all(
+      workers.map(async (worker) => {
+        let total = 0;
+        for (;;) {
+          const round = await worker.runOnce();
+          if (round.claimed === 0) return total;
+          total += round.filled;
+        }
+      }),
+    );
+    expect(filled[0]! + filled[1]!).toBe(25);
+    expect(filled.every((n) => n > 0)).toBe(true);
+    expect(embedded.sort()).toEqual(stored.map((m) => m.text).sort());
+    expect(await a!.countPendingVectors()).toBe(0);
+    await closeAll([a!, b!]);
+  });
 });
 
 describe("PgStore: reembed's swap", () => {
@@ -290,7 +333,7 @@ describe('PgStore without pgvector: plain vectors, exact scans', () => {
     await store.insertMemory(exact);
     const { memories } = await store.exportMemories(null, 10);
     const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-    expect(bytes(memories[0]!.embedding)).toEqual(bytes(exact.embedding));
+    expect(bytes(memories[0]!.embedding!)).toEqual(bytes(exact.embedding!));
     const wrong = { ...memory(app.id, 'u', 'six', [1, 0, 0, 0]), embedding: unit([1, 2, 3, 4, 5, 6]) };
     await expect(store.insertMemory(wrong)).rejects.toMatchObject({ code: '23514' });
     // A second node on this database follows the column, whatever its own setting.

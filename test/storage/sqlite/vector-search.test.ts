@@ -25,7 +25,9 @@ async function openStore(path = join(dir, 'v.db'), dimension = DIM) {
   return store;
 }
 
-function memory(userId: string, appId: string, embedding: Float32Array, n: number): NewMemory {
+type VectorMemory = NewMemory & { embedding: Float32Array };
+
+function memory(userId: string, appId: string, embedding: Float32Array, n: number): VectorMemory {
   return {
     id: newMemoryId(),
     uuid: newUuid(),
@@ -68,7 +70,7 @@ describe('vector search', () => {
     const app = (await store.ensureApp('default')).id;
     const other = (await store.ensureApp('other')).id;
     const n = candidateCount(10) * 6;
-    const vectors: NewMemory[] = [];
+    const vectors: VectorMemory[] = [];
     for (let i = 0; i < n; i++) vectors.push(memory('u1', i % 10 === 0 ? other : app, unitVector(next), i));
     for (let i = 0; i < 200; i++) vectors.push(memory('u2', app, unitVector(next), n + i));
     await store.insertMemories(vectors);
@@ -77,7 +79,7 @@ describe('vector search', () => {
     const all = new Map(vectors.filter((m) => m.userId === 'u1').map((m) => [rowids.get(m.id) as number, m.embedding]));
 
     for (let t = 0; t < 20; t++) {
-      const target = vectors[Math.floor(next() * n)] as NewMemory;
+      const target = vectors[Math.floor(next() * n)] as VectorMemory;
       const q = near(target.embedding, next, 0.3);
       const scoped = searchVectors(store.database, { userId: 'u1', appId: app, embedding: q, k: 10 });
       const everywhere = searchVectors(store.database, { userId: 'u1', appId: null, embedding: q, k: 10 });
@@ -179,7 +181,7 @@ describe('centering', () => {
     const all = new Map(mems.map((m) => [rowids.get(m.id) as number, m.embedding]));
     let found = 0;
     for (let t = 0; t < 20; t++) {
-      const target = mems[Math.floor(next() * mems.length)] as NewMemory;
+      const target = mems[Math.floor(next() * mems.length)] as VectorMemory;
       const q = near(target.embedding, next, 0.05);
       const hits = searchVectors(store.database, { userId: 'u1', appId: null, embedding: q, k: 10 });
       if (hits[0]?.rowid === exactTop(all, q, 1)[0]) found++;
