@@ -85,7 +85,8 @@ export function answerFactsOf(text: string): AnswerFacts {
   return {
     names,
     colour: all.some((w) => COLOURS.has(w)),
-    number: /[$€£¥]/u.test(text) || all.some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w))),
+    // A year of birth answers "How old ...?" ("Mia was born in 2019."), though a year is otherwise a date.
+    number: /[$€£¥]/u.test(text) || /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) || all.some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w))),
   };
 }
 

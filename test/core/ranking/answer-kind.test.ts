@@ -37,6 +37,9 @@ describe('offersAnswer', () => {
     expect(offersAnswer('number', answerFactsOf('Tom charges €45 an hour.'), none)).toBe(true);
     expect(offersAnswer('number', answerFactsOf('Karim is 6.'), none)).toBe(true);
     expect(offersAnswer('number', answerFactsOf('Diego drives a 2017 Volkswagen Jetta.'), none)).toBe(false);
+    // A year of birth answers "How old ...?"; another year stays a date.
+    expect(offersAnswer('number', answerFactsOf('My daughter Mia was born in 2019.'), none)).toBe(true);
+    expect(offersAnswer('number', answerFactsOf('Mia started school in 2019.'), none)).toBe(false);
     expect(offersAnswer('name', answerFactsOf('Lena has a dog named Pixel.'), new Set(['lena']))).toBe(true);
     expect(offersAnswer('name', answerFactsOf('Lena has a brother who lives abroad.'), new Set(['lena']))).toBe(false);
     expect(offersAnswer('name', answerFactsOf('Since May, Lena has had a brother-in-law.'), new Set(['lena']))).toBe(false);
