@@ -9,6 +9,12 @@ const POINTS_BACK =
   /(?<![\p{L}\p{N}])(?:he|she|it|they|him|her|them|his|its|their|this|that|these|those|there|you|your|er|sie|es|ihm|ihn|ihr|ihre|du|dir|dich|dein|deine|das|dort|él|ella|ellos|ellas|eso|esto|allí|ahí|tú|te|usted|su|sus|il|elle|ils|elles|lui|leur|ça|cela|vous|tu)(?![\p{L}\p{N}])/iu;
 
 /**
+ * The frame of a request to the assistant ("Can you remind me what I'm allergic to?"): its "you" is the assistant
+ * and points back at nothing said before, so the question it frames stands alone.
+ */
+const ASKS_THE_ASSISTANT = /^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remind|tell|show|let)\s+me\b|^(?:do|did)\s+you\s+(?:know|remember)\b|^(?:can|could)\s+you\s+(?:check|look up|find out)\b/iu;
+
+/**
  * What a chat message asks of the memory, part by part: the message itself, then each question or request (text/
  * statements.ts readSentences; greetings and small talk set aside) with the statements just before it ("Hana turns
  * eight soon. What is she into?"), and alone where it does not point back at them; with `statements`, each
@@ -33,7 +39,7 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
     asks.push([...context, sentence.text].join(' '));
     // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
     // me, do you have some?"): then it means nothing without them.
-    if (context.length > 0 && !POINTS_BACK.test(sentence.text)) asks.push(sentence.text);
+    if (context.length > 0 && !POINTS_BACK.test(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(sentence.text);
     context = [];
   }
   const parts = [...asks, ...(statements ? states : [])].filter((text) => text !== message.trim());

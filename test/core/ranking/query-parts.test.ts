@@ -40,6 +40,11 @@ describe('queryParts', () => {
       'Felix is coming over. Where does Marta live?',
       'Where does Marta live?',
     ]);
+    // "you" in a request's frame is the assistant, not a pointer back: the question stands alone too.
+    expect(queryParts("So tired. The canteen has satay today. Can you remind me what I'm allergic to?")).toContain("Can you remind me what I'm allergic to?");
+    expect(queryParts('Felix is coming over. Do you know where Marta lives?')).toContain('Do you know where Marta lives?');
+    // Elsewhere "you" still points back (at the assistant's view of what was said): not alone.
+    expect(queryParts('Felix is coming over. What do you think he likes?')).not.toContain('What do you think he likes?');
   });
 
   it('adds statements alone when asked, questions first, and caps the parts', () => {
