@@ -50,6 +50,12 @@ const NEEDS: readonly Need[] = [
 /** A request to the assistant, or a question about what the user should choose ("what should I ...", "where should we ..."). */
 const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dónde|donde|cuál|cual)(?![\p{L}]).*(?<![\p{L}])(?:should|shall|can|could|sollte?n?|soll|können|kann|debería|debo|deberíamos|puedo|podemos)(?![\p{L}])/iu;
 
+/**
+ * A question whether something is all right for someone ("Can I eat soba?", "Is hummus safe for me?", "Are they
+ * ok for him?"): what the memory must supply is the same as for a choice, when the message is about food.
+ */
+const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\p{Lu}\p{L}+)\s+(?:eat|have|drink|try|order)|(?:safe|ok|okay|alright|all right|fine)\s+(?:for|to))(?![\p{L}])/iu;
+
 /** The need an implied question stands for (undefined for any other text: a part the user typed). */
 export function needOfImplied(text: string): Need | undefined {
   return NEEDS.find((need) => Object.values(need.asks).some((asks) => asks.includes(text)));
@@ -59,10 +65,14 @@ export function needOfImplied(text: string): Need | undefined {
 export function impliedNeeds(message: string, language: string): string[] {
   const lang = language === 'de' || language === 'es' ? language : 'en';
   const implied: string[] = [];
-  for (const sentence of readSentences(message)) {
-    const asking = sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text));
-    if (!asking) continue;
-    for (const need of NEEDS) if (need.topic.test(sentence.text)) implied.push(...need.asks[lang]);
+  const sentences = readSentences(message);
+  for (const sentence of sentences) {
+    if (sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text))) {
+      for (const need of NEEDS) if (need.topic.test(sentence.text)) implied.push(...need.asks[lang]);
+    } else if (sentence.kind === 'question' && ALLOWED.test(sentence.text)) {
+      // "Daniel baked cookies with almonds. Are they ok for him?": the food may be named in the message only.
+      for (const need of NEEDS) if (need.topic.test(message) || need.evidence.test(message)) implied.push(...need.asks[lang]);
+    }
   }
   return [...new Set(implied)];
 }

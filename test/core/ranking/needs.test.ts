@@ -17,6 +17,14 @@ describe('impliedNeeds: what a request about food implies', () => {
     expect(impliedNeeds('¿Qué puedo cocinar para la cena?', 'es')).toEqual(['¿A qué soy alérgico?', '¿Qué no como ni bebo?']);
   });
 
+  it('reads a question whether a food is all right for someone as the same needs, the food named anywhere in the message', () => {
+    expect(impliedNeeds('Can I eat soba?', 'en')).toHaveLength(2);
+    expect(impliedNeeds('Is hummus safe for me to eat?', 'en')).toHaveLength(2);
+    expect(impliedNeeds('Hiii. Daniel baked cookies with almonds. Are they ok for him?', 'en')).toHaveLength(2);
+    expect(impliedNeeds('Is the new laptop ok for gaming?', 'en')).toEqual([]);
+    expect(impliedNeeds('Can I take Friday off?', 'en')).toEqual([]);
+  });
+
   it('implies nothing for how-to questions, questions of fact, statements or other topics', () => {
     expect(impliedNeeds('How long should I boil an egg for a soft yolk?', 'en')).toEqual([]);
     expect(impliedNeeds('What is the best way to store fresh basil?', 'en')).toEqual([]);
