@@ -21,6 +21,11 @@ export class TermWeights {
   readonly #relatedTo: Map<string, string[]>;
   /** Query terms that occur in no memory of the pool. */
   readonly #absent: Set<string>;
+  /**
+   * Per query term, the related stems that are forms of the same word ("allergi" of "allergy" and "allerg" of
+   * "allergic", "medic" and "medicin"): they earn the term's whole weight, not a related word's credit.
+   */
+  readonly #variants = new Map<string, readonly string[]>();
 
   /**
    * `queryStems`: the query's distinct stems; `pool`: the stems of every candidate; `prior`: pseudo-memories that
@@ -35,7 +40,7 @@ export class TermWeights {
     queryStems: readonly string[],
     pool: readonly ReadonlySet<string>[],
     prior = 0,
-    related: { stems: (stem: string) => readonly string[]; credit: number; breadth?: number } = { stems: () => [], credit: 0 },
+    related: { stems: (stem: string) => readonly string[]; credit: number; breadth?: number; forms?: boolean } = { stems: () => [], credit: 0 },
     parts: { credit: number; isPart: (term: string, stem: string) => boolean } = { credit: 0, isPart: () => false },
   ) {
     this.#partCredit = parts.credit;
@@ -48,6 +53,9 @@ export class TermWeights {
         const breadth = related.breadth;
         // A term related to hundreds of words ("work") is weakly evidenced by any one of them.
         this.#termCredit.set(t, breadth === undefined || list.length <= breadth ? related.credit : (related.credit * breadth) / list.length);
+        // Forms of one word are told by their letters, which only the English lexicon (WordNet) lists as such.
+        const variants = related.forms === true ? list.filter((r) => sameWord(t, r)) : [];
+        if (variants.length > 0) this.#variants.set(t, variants);
         for (const r of list) {
           const terms = this.#relatedTo.get(r);
           if (terms === undefined) this.#relatedTo.set(r, [t]);
@@ -105,6 +113,7 @@ export class TermWeights {
   /** The share of a query term the stems cover: 1 when present, its related-word credit when related, else 0. */
   #share(t: string, stems: ReadonlySet<string>, also: ReadonlySet<string> | undefined, related: ReadonlySet<string> | undefined): number {
     if (stems.has(t) || also?.has(t) === true) return 1;
+    for (const v of this.#variants.get(t) ?? []) if (stems.has(v) || also?.has(v) === true) return 1;
     const byRelated = related?.has(t) === true ? (this.#termCredit.get(t) ?? 0) : 0;
     if (this.#partCredit <= 0) return byRelated;
     const byPart = this.#partsOf(stems).has(t) || (also !== undefined && this.#partsOf(also).has(t)) ? this.#partCredit : 0;
@@ -160,4 +169,14 @@ export class TermWeights {
     this.#related.set(stems, found ?? null);
     return found;
   }
+}
+
+/**
+ * Two related stems that are forms of one word: they share at least 5 letters from the start and differ after
+ * them by 2 letters at most ("allergi" / "allerg", "medic" / "medicin"); "car" and "carriag" do not.
+ */
+export function sameWord(a: string, b: string): boolean {
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return common >= 5 && Math.max(a.length, b.length) - common <= 2;
 }

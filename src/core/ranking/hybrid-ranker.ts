@@ -408,7 +408,7 @@ export class HybridRanker implements Ranker {
       p.poolPrior,
       // WordNet relates English words; the concepts of everyday facts (text/concepts.ts) those of other languages.
       plan.language === 'en'
-        ? { stems: relatedStems, credit: p.relatedCredit, breadth: p.relatedBreadth }
+        ? { stems: relatedStems, credit: p.relatedCredit, breadth: p.relatedBreadth, forms: true }
         : { stems: conceptRelated(plan.language), credit: p.conceptCredit },
       // English compounds are written apart, and its recall was tuned without parts.
       { credit: plan.language === 'en' ? 0 : p.partCredit, isPart: isPartOf },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TermWeights } from '../../../src/core/ranking/coverage.js';
+import { sameWord, TermWeights } from '../../../src/core/ranking/coverage.js';
 
 const pool = (...texts: string[]): Set<string>[] => texts.map((t) => new Set(t.split(' ')));
 
@@ -43,5 +43,25 @@ describe('TermWeights', () => {
     expect(work.largestMissing(new Set(['job']))).toBeCloseTo(1 - (0.3 * 30) / 100);
     const unbounded = new TermWeights(['work'], pool, 0, { stems: broad, credit: 0.3 });
     expect(unbounded.coverage(new Set(['job']))).toBeCloseTo(0.3);
+  });
+});
+
+describe('forms of one word among the related words', () => {
+  it('tells forms of one word from other related words', () => {
+    expect(sameWord('allergi', 'allerg')).toBe(true);
+    expect(sameWord('medic', 'medicin')).toBe(true);
+    expect(sameWord('car', 'carriag')).toBe(false);
+    expect(sameWord('studi', 'student')).toBe(false);
+  });
+
+  it('gives a form of the term its whole weight, and another related word the credit', () => {
+    const related = { stems: (s: string) => (s === 'allergi' ? ['allerg', 'hypersensit'] : []), credit: 0.3, forms: true };
+    const w = new TermWeights(['allergi'], pool('allerg latex', 'hypersensit skin', 'walk'), 0, related);
+    expect(w.coverage(new Set(['allerg', 'latex']))).toBeCloseTo(1);
+    expect(w.coverage(new Set(['hypersensit']))).toBeCloseTo(0.3);
+    expect(w.largestMissing(new Set(['allerg']))).toBe(0);
+    // Only where the relation lists forms (WordNet's English): other languages' concepts keep the credit.
+    const concepts = new TermWeights(['allergi'], pool('allerg latex', 'walk'), 0, { ...related, forms: false });
+    expect(concepts.coverage(new Set(['allerg']))).toBeCloseTo(0.3);
   });
 });
