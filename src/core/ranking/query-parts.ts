@@ -9,6 +9,24 @@ const POINTS_BACK =
   /(?<![\p{L}\p{N}])(?:he|she|it|they|him|her|them|his|its|their|this|that|these|those|there|you|your|er|sie|es|ihm|ihn|ihr|ihre|du|dir|dich|dein|deine|das|dort|él|ella|ellos|ellas|eso|esto|allí|ahí|tú|te|usted|su|sus|il|elle|ils|elles|lui|leur|ça|cela|vous|tu)(?![\p{L}\p{N}])/iu;
 
 /**
+ * A possessive or object pronoun may point at a noun before it in its own sentence ("Which weekends do the boys go
+ * to their dad's?"): it points back at the message only when nothing in the sentence comes before it to point at
+ * (a name, or a noun after "the", "my", "a": "What's her condition called?" points back).
+ */
+const OWN_ANTECEDENT = /(?:^|\s)(?:the|my|our|your|a|an)\s+\p{L}+|(?<=\S\s+)\p{Lu}\p{Ll}+/u;
+const POSSESSIVE_OR_OBJECT = /(?<![\p{L}\p{N}])(?:his|her|their|its|him|them)(?![\p{L}\p{N}])/iu;
+
+function pointsBack(sentence: string): boolean {
+  if (!POINTS_BACK.test(sentence)) return false;
+  // Only possessives and objects among the pointing words, each after something of the sentence's own: not back.
+  const pointing = [...sentence.matchAll(new RegExp(POINTS_BACK.source, 'giu'))];
+  return pointing.some((m) => {
+    if (!POSSESSIVE_OR_OBJECT.test(m[0])) return true;
+    return !OWN_ANTECEDENT.test(sentence.slice(0, m.index));
+  });
+}
+
+/**
  * The frame of a request to the assistant ("Can you remind me what I'm allergic to?"): its "you" is the assistant
  * and points back at nothing said before, so the question it frames stands alone.
  */
@@ -39,7 +57,7 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
     asks.push([...context, sentence.text].join(' '));
     // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
     // me, do you have some?"): then it means nothing without them.
-    if (context.length > 0 && !POINTS_BACK.test(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(sentence.text);
+    if (context.length > 0 && !pointsBack(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(sentence.text);
     context = [];
   }
   const parts = [...asks, ...(statements ? states : [])].filter((text) => text !== message.trim());

@@ -43,6 +43,9 @@ describe('queryParts', () => {
     // "you" in a request's frame is the assistant, not a pointer back: the question stands alone too.
     expect(queryParts("So tired. The canteen has satay today. Can you remind me what I'm allergic to?")).toContain("Can you remind me what I'm allergic to?");
     expect(queryParts('Felix is coming over. Do you know where Marta lives?')).toContain('Do you know where Marta lives?');
+    // A possessive after a noun of its own sentence points at that noun ("the boys ... their dad"), not back.
+    expect(queryParts("Morning. Coffee hasn't kicked in yet. Which weekends do the boys go to their dad's?")).toContain("Which weekends do the boys go to their dad's?");
+    expect(queryParts("Mum's check-up went fine. What's her condition called again?")).not.toContain("What's her condition called again?");
     // Elsewhere "you" still points back (at the assistant's view of what was said): not alone.
     expect(queryParts('Felix is coming over. What do you think he likes?')).not.toContain('What do you think he likes?');
   });
