@@ -442,6 +442,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory about someone else by name than the person the query names ("Fatima\'s birthday ..." for "When is Musa\'s birthday?").'),
+    nameOnly: z
+      .number()
+      .optional()
+      .describe('Factor for a memory that meets a question about someone by name only through the name (none of its other words, nor the kind of answer it asks for, nor its meaning).'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z

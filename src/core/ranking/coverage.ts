@@ -101,6 +101,12 @@ export class TermWeights {
     return largest / this.#total;
   }
 
+  /** Whether the stems hold any of the terms, or a form or related word of one (a share above 0). */
+  holdsAny(terms: readonly string[], stems: ReadonlySet<string>): boolean {
+    const related = this.#relatedCovered(stems, undefined);
+    return terms.some((t) => this.#weights.has(t) && this.#share(t, stems, undefined, related) > 0);
+  }
+
   /** Coverage in [0, 1] of a set of stems (0 for a query without terms). */
   coverage(stems: ReadonlySet<string>, also?: ReadonlySet<string>): number {
     if (this.#total <= 0) return 0;

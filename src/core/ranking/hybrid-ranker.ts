@@ -75,6 +75,14 @@ export interface RankerParams {
    */
   otherPersonFactor: number;
   /**
+   * A memory that meets an English question about someone by name only through the name ("Does Marta have any
+   * kids?" over "User's sister Marta lives in Porto."): none of the question's other words, nor a form or related
+   * word of one, nor the kind of answer it asks for, and a cosine below nameOnlyCosine (a paraphrase of what is
+   * asked still meets it in meaning). Its evidence is multiplied by this (1: off).
+   */
+  nameOnlyFactor: number;
+  nameOnlyCosine: number;
+  /**
    * A memory that asks a question and is not a turn of a conversation (an agent stored what the user asked: "Can I
    * eat peanut butter?") is no evidence of its answer: its evidence is multiplied by this (1: off), so it never
    * outranks the statement that answers it. Questions that are turns keep their weight (the answer beside them
@@ -173,6 +181,8 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // right answer of the suite lacks the kind its question asks for).
   answerKindFactor: 0.6,
   otherPersonFactor: 0.6,
+  nameOnlyFactor: 0.8,
+  nameOnlyCosine: 0.55,
   supersedeMargin: 0.15,
   // Fact lists: precision at the defaults 0.44 -> 0.60 for a hit rate 0.82 -> 0.78; dialogue sets lose 0.01-0.02 of
   // their hit rate. A memory far below the best match is rarely what the asker meant (the order never changes).
@@ -447,6 +457,14 @@ export class HybridRanker implements Ranker {
     const queryNames = p.otherPersonFactor < 1 && plan.language === 'en' && !ASKS_ABOUT_RELATIVE.test(query) ? [...answerFactsOf(query).names].filter((name) => !NOT_NAMES.has(name)) : [];
     const factsOf = (f: Features): AnswerFacts => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text));
     const named = queryNames.length === 0 ? [] : queryNames.filter((name) => features.some((f) => factsOf(f).names.has(name)));
+    // The question's words besides the names it gives (what it asks about them).
+    const nameStems = new Set(named.map((name) => stemIn(name, plan.language)));
+    const asksOf = p.nameOnlyFactor < 1 && named.length > 0 ? plan.terms.filter((t) => !nameStems.has(t)) : [];
+    const nameOnly = (f: Features): boolean =>
+      asksOf.length > 0 &&
+      f.candidate.cosine < p.nameOnlyCosine &&
+      named.some((name) => factsOf(f).names.has(name)) &&
+      !weights.holdsAny(asksOf, f.reading.stems);
     const aboutOther = (f: Features): boolean => {
       if (named.length === 0) return false;
       const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
@@ -481,12 +499,13 @@ export class HybridRanker implements Ranker {
             [before, after].some((n) => n !== undefined && sameConversation(f, n) && offers.get(n.candidate.memory.id) === true);
       const kindFactor = answer === false ? p.answerKindFactor : 1;
       const other = !turn && aboutOther(f) ? p.otherPersonFactor : 1;
+      const byName = !turn && other === 1 && answer !== true && nameOnly(f) ? p.nameOnlyFactor : 1;
       const asked = f.reading.asks && !turn ? p.questionFactor : 1;
-      return { f, coverage, own, best, brevity, dated, turn, answer, asked, other, evidence: (best * brevity + dated) * kindFactor * asked * other };
+      return { f, coverage, own, best, brevity, dated, turn, answer, asked, other, byName, evidence: (best * brevity + dated) * kindFactor * asked * other * byName };
     });
     const absent = weights.absentShare();
     const top = evidences.reduce((m, e) => Math.max(m, e.evidence), 0);
-    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, other, evidence: e }): ScoredCandidate & { covered: string } => {
+    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, other, byName, evidence: e }): ScoredCandidate & { covered: string } => {
       const raw = top > 0 && e > 0 ? e * (e / top) ** p.bestGap : e;
       const gap = e - raw;
       const parts: ScoreParts = {
@@ -504,6 +523,7 @@ export class HybridRanker implements Ranker {
       if (answer !== undefined) parts.answer = answer ? 1 : 0;
       if (asked !== 1) parts.question = asked;
       if (other !== 1) parts.otherPerson = other;
+      if (byName !== 1) parts.nameOnly = byName;
       // Turns of a conversation are not restatements of one another: newer-first is for facts stored one by one.
       parts.language = f.reading.language;
       parts.path = native(f) ? 'semantic' : 'words';

@@ -106,4 +106,19 @@ describe('the ranker and the kind of answer', () => {
     const turnB = fact('tb', 'Aisha: Mine was on 3 March, you know.', 0.4, { prevId: 'ta' }, '2025-01-10T09:00:02.000Z');
     expect(ranked("When is Musa's birthday?", [turnA, turnB]).get('tb')?.parts?.otherPerson).toBeUndefined();
   });
+
+  it('discounts a memory that meets a question about someone only through the name (nameOnlyFactor)', () => {
+    const marta = fact('marta', "User's sister Marta lives in Porto.", 0.45);
+    const other = fact('ines', 'Ines runs every Sunday.', 0.1);
+    const kids = ranked('Does Marta have any kids?', [marta, other]);
+    expect(kids.get('marta')?.parts?.nameOnly).toBe(0.8);
+    const off = ranked('Does Marta have any kids?', [marta, other], { nameOnlyFactor: 1 });
+    expect(off.get('marta')?.score ?? 0).toBeGreaterThan(kids.get('marta')?.score ?? 1);
+    // A word of the question besides the name, a close meaning, or the kind of answer asked: not by the name only.
+    expect(ranked('Where does Marta live?', [marta, other]).get('marta')?.parts?.nameOnly).toBeUndefined();
+    expect(ranked('Does Marta have any kids?', [{ ...marta, cosine: 0.6 }, other]).get('marta')?.parts?.nameOnly).toBeUndefined();
+    const emir = fact('emir', "Yusuf's son Emir is 10 and plays chess.", 0.33);
+    expect(ranked('How old is Emir?', [emir, other]).get('emir')?.parts?.nameOnly).toBeUndefined();
+    expect(ranked("When is Emir's birthday?", [emir, other]).get('emir')?.parts?.nameOnly).toBe(0.8);
+  });
 });
