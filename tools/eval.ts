@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { runtimeConfig } from '../src/cli/config.js';
 import { shippedLabelledSets } from '../src/core/calibration/labelled-sets.js';
 import { openRuntime } from '../src/runtime/runtime.js';
+import { packedFrom } from './calibration/packed-sets.js';
 import { loadEvalData } from './eval/dataset.js';
 import { evaluate, reportMarkdown, suiteMarkdown, suiteRows, type SuiteFigures } from './eval/evaluate.js';
 import { defaultSuite, evalSetOf, type EvalSet } from './eval/suite.js';
@@ -69,9 +70,10 @@ const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
 /** One folder through the real service: store what is missing, ask every question, report. */
 /** The shipped calibration sets an evaluation of `name` must not be fitted on: that set, and what was packed from it. */
 function calibrationExclude(name: string): string[] {
-  return shippedLabelledSets()
-    .sets.map((s) => s.name)
-    .filter((n) => n === name || n.startsWith(`${name}-`));
+  return packedFrom(
+    name,
+    shippedLabelledSets().sets.map((s) => s.name),
+  );
 }
 
 async function runSet(set: EvalSet, db: string | undefined, print: boolean): Promise<{ name: string; figures: SuiteFigures }[]> {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shippedLabelledSets, unpackLabelledSets, withoutSets, type PackedLabelledSets } from '../../src/core/calibration/labelled-sets.js';
-import { PACKED_SETS_PATH, packLabelledSets } from '../../tools/calibration/packed-sets.js';
+import { PACKED_SETS_PATH, packLabelledSets, packedFrom } from '../../tools/calibration/packed-sets.js';
 
 const packed = JSON.parse(readFileSync(PACKED_SETS_PATH, 'utf8')) as PackedLabelledSets;
 const sharedEval = process.env.MEMORY_EVAL_DIR ?? resolve('..', 'shared', 'eval');
@@ -12,6 +12,8 @@ describe('the labelled sets shipped for calibration', () => {
     const data = shippedLabelledSets();
     expect(data.sets.map((s) => `${s.name}:${s.language}`)).toEqual([
       'people-facts:en',
+      'people-facts-2:en',
+      'people-facts-3:en',
       'longmemeval-dialogue:en',
       ...['zh', 'ja', 'ko', 'de', 'es', 'fr', 'ru', 'pt'].map((l) => `facts-${l}:${l}`),
     ]);
@@ -42,6 +44,16 @@ describe('the labelled sets shipped for calibration', () => {
     expect(rest.sets.map((s) => s.name)).not.toContain('facts-de');
     expect(rest.sets).toHaveLength(data.sets.length - 2);
     expect(rest.offTopic).toEqual(data.offTopic);
+  });
+
+  it('are left out of an evaluation by the set it measures and what was packed from it, not by a shared prefix', () => {
+    const names = shippedLabelledSets().sets.map((s) => s.name);
+    expect(packedFrom('people-facts', names)).toEqual(['people-facts']);
+    expect(packedFrom('people-facts-2', names)).toEqual(['people-facts-2']);
+    expect(packedFrom('people-facts-3', names)).toEqual(['people-facts-3']);
+    expect(packedFrom('longmemeval', names)).toEqual(['longmemeval-dialogue']);
+    expect(packedFrom('facts-de', names)).toEqual(['facts-de']);
+    expect(packedFrom('facts-mixed', names)).toEqual([]);
   });
 
   it('refuse a packed file of another shape', () => {

@@ -252,12 +252,57 @@ describe('the chat check set is apart from the tuning set', () => {
   });
 });
 
+// Our other English fact sets (tools/eval/data/people-facts-2 and -3): the layout and labels of people-facts.
+describe.each(['people-facts-2', 'people-facts-3'])('%s', (name) => {
+  const dir = `${DATA}${name}`;
+  const data: EvalData = loadEvalData(dir);
+  const memoryById = new Map(data.memories.map((m) => [m.id, m]));
+
+  it('is named for its folder, has exhaustive gold and stores facts in time order across people', () => {
+    expect(evalSetOf(dir)).toMatchObject({ name, exhaustive: true });
+    const times = data.memories.map((m) => Date.parse(m.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    for (const m of data.memories) expect(m.id, m.id).toMatch(new RegExp(`^${m.userId}:f\\d{2}$`));
+    for (const q of data.queries) expect(q.id, q.id).toMatch(new RegExp(`^${q.userId}:q\\d{2}$`));
+    expect(new Set(data.memories.map((m) => m.id)).size).toBe(data.memories.length);
+  });
+
+  it('points every gold id at a fact of the question\'s own user, once, and leaves only the unanswerable ones empty', () => {
+    for (const q of data.queries) {
+      expect(new Set(q.gold).size, q.id).toBe(q.gold.length);
+      for (const id of q.gold) expect(memoryById.get(id)?.userId, `${q.id} -> ${id}`).toBe(q.userId);
+      expect([q.id, q.gold.length === 0, q.unanswerable]).toEqual([q.id, q.category === 'unanswerable', q.category === 'unanswerable']);
+    }
+  });
+
+  it('asks each of its people 18 or more questions, about a quarter of them unanswerable', () => {
+    const users = usersOf(data.memories);
+    expect(users.length).toBeGreaterThanOrEqual(8);
+    for (const user of users) {
+      const queries = byUser(data.queries, user);
+      expect(queries.length, user).toBeGreaterThanOrEqual(18);
+      const share = queries.filter((q) => q.unanswerable).length / queries.length;
+      expect(share, user).toBeGreaterThan(0.2);
+      expect(share, user).toBeLessThan(0.35);
+      expect(byUser(data.memories, user).length, user).toBeGreaterThanOrEqual(20);
+    }
+  });
+
+  it('lists the newest fact first in a temporal question\'s gold', () => {
+    for (const q of data.queries.filter((x) => x.category === 'temporal' && x.gold.length > 1)) {
+      const [newest, ...older] = q.gold.map((id) => Date.parse(memoryById.get(id)?.createdAt ?? ''));
+      for (const t of older) expect(newest, q.id).toBeGreaterThan(t);
+    }
+  });
+});
+
 describe('the evaluation suite', () => {
-  it('measures each language in its own row after people-facts, then the mixed set', () => {
+  it('measures the English fact sets, then each language in its own row, then the mixed set', () => {
     const names = defaultSuite().sets.map((s) => s.name);
     const people = names.indexOf('people-facts');
     expect(people).toBeGreaterThanOrEqual(0);
-    expect(names.slice(people + 1, people + 1 + FACT_SETS.length)).toEqual([...FACT_LANGUAGES.map((l) => `facts-${l}`), 'facts-mixed']);
+    expect(names.slice(people, people + 3)).toEqual(['people-facts', 'people-facts-2', 'people-facts-3']);
+    expect(names.slice(people + 3, people + 3 + FACT_SETS.length)).toEqual([...FACT_LANGUAGES.map((l) => `facts-${l}`), 'facts-mixed']);
   });
 
   it('measures the chat sets last, one row per kind of message', () => {

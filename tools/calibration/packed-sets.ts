@@ -5,12 +5,26 @@ import { fileURLToPath } from 'node:url';
 import type { PackedLabelledSets } from '../../src/core/calibration/labelled-sets.js';
 import { loadEvalData, type EvalData } from '../eval/dataset.js';
 import { readOffTopic } from '../eval/off-topic.js';
-import { FACT_LANGUAGES } from '../eval/suite.js';
+import { ENGLISH_FACT_SETS, FACT_LANGUAGES } from '../eval/suite.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const PACKED_SETS_PATH = join(repoRoot, 'src', 'core', 'calibration', 'labelled-sets.json');
 const dataDir = join(repoRoot, 'tools', 'eval', 'data');
 const sharedDir = process.env.MEMORY_EVAL_DIR ?? resolve(repoRoot, '..', 'shared', 'eval');
+
+/**
+ * The suite set each packed set was made from, where the names differ: an evaluation of the suite set leaves it
+ * out of the calibration too. Every other packed set is the suite set of the same name.
+ */
+export const PACKED_FROM: Readonly<Record<string, string>> = { 'longmemeval-dialogue': 'longmemeval' };
+
+/**
+ * The packed sets an evaluation of the suite set `name` must not be calibrated on: that set and what was packed
+ * from it. By name, not by prefix: people-facts-2 is another set, not a part of people-facts.
+ */
+export function packedFrom(name: string, packed: readonly string[]): string[] {
+  return packed.filter((n) => n === name || PACKED_FROM[n] === name);
+}
 
 /** LongMemEval users packed: all 63 (with 12 the English fit rested on 12 questions when people-facts is left out). */
 const DIALOGUE_USERS = 63;
@@ -50,7 +64,7 @@ function dialogueSubset(data: EvalData): EvalData {
 }
 
 export function packLabelledSets(): PackedLabelledSets {
-  const sets: PackedLabelledSets['sets'] = [packSet('people-facts', 'en', loadEvalData(join(dataDir, 'people-facts')), true)];
+  const sets: PackedLabelledSets['sets'] = ENGLISH_FACT_SETS.map((name) => packSet(name, 'en', loadEvalData(join(dataDir, name)), true));
   const lme = join(sharedDir, 'longmemeval-dev');
   if (!existsSync(join(lme, 'queries.jsonl'))) throw new Error(`${lme} is missing: the English dialogue set is packed from it.`);
   sets.push(packSet('longmemeval-dialogue', 'en', dialogueSubset(loadEvalData(lme)), false));

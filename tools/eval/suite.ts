@@ -53,18 +53,21 @@ const dataDir = join(repoRoot, 'tools', 'eval', 'data');
  * `chat-de-es/` the same in German and Spanish. Each has one row per kind of message: plain, multi-sentence,
  * implicit, unanswerable.
  */
+/** Our English fact sets (invented people, exhaustive gold), in table order. */
+export const ENGLISH_FACT_SETS = ['people-facts', 'people-facts-2', 'people-facts-3'] as const;
+
 export const CHAT_SETS = ['chat', 'chat-check', 'chat-de-es'] as const;
 
 /**
  * The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists
- * (English, then one set a language, then mixed languages), then chat messages over memories in mixed styles.
+ * (English, three sets, then one set a language, then mixed languages), then chat messages over memories in mixed styles.
  */
 export function defaultSuite(): { sets: EvalSet[]; missing: string[] } {
   const candidates: EvalSet[] = [
     evalSetOf(join(sharedDir, 'locomo-dev'), 'locomo-turns'),
     evalSetOf(join(sharedDir, 'locomo-facts-dev'), 'locomo-facts'),
     evalSetOf(join(sharedDir, 'longmemeval-dev'), 'longmemeval'),
-    evalSetOf(join(dataDir, 'people-facts'), 'people-facts'),
+    ...ENGLISH_FACT_SETS.map((name) => evalSetOf(join(dataDir, name), name)),
     ...FACT_SETS.map((code) => evalSetOf(join(dataDir, `facts-${code}`), `facts-${code}`)),
     ...CHAT_SETS.map((name) => evalSetOf(join(dataDir, name), name)),
   ];

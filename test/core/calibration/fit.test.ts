@@ -87,9 +87,9 @@ describe('calibrationLanguages', () => {
 });
 
 describe('cosineRange', () => {
-  it('puts the floor at the 90th percentile of unrelated pairs and the ceiling at the 75th of right ones', () => {
+  it('puts the floor at the 80th percentile of unrelated pairs and the ceiling at the 75th of right ones', () => {
     const r = cosineRange(spread(101, 0, 0.5), spread(101, 0.4, 0.8));
-    expect(r.cosineFloor).toBeCloseTo(0.45, 3);
+    expect(r.cosineFloor).toBeCloseTo(0.4, 3);
     expect(r.cosineCeiling).toBeCloseTo(0.7, 3);
   });
 
@@ -123,6 +123,13 @@ describe('fitThreshold', () => {
     expect(setBalance(set, 0.45)).toBe(1);
     // At 0: every right memory returned, but every unanswerable and off-topic question answered: half.
     expect(setBalance(set, 0)).toBeCloseTo(0.5 + 0.5 * ((0.5 + 0 + 0) / 3), 3);
+  });
+
+  it('leaves out a rejection rate measured on fewer than 10 questions (one of 4 would move it by a quarter)', () => {
+    const set = { ...outcome(0.6, 0.9, 0.3), unanswerable: [0.5, 0.5, 0.1, 0.1] };
+    // At 0.45 two of the 4 unanswerable questions get an answer: that must not weigh as much as all hits.
+    expect(setBalance(set, 0.45)).toBe(1);
+    expect(setBalance({ ...set, unanswerable: [...set.unanswerable, ...spread(6, 0.05, 0.1)] }, 0.45)).toBeCloseTo(0.5 + 0.5 * ((1 + 0.8 + 1) / 3), 3);
   });
 });
 
