@@ -11,6 +11,10 @@ import type { Logger, LogFields } from '../../src/core/logger.js';
 import type { ServeConfig } from '../../src/runtime/config.js';
 import { startServer } from '../../src/runtime/serve.js';
 import { TEST_KEY } from '../helpers/server.js';
+import { shippedLabelledSets } from '../../src/core/calibration/labelled-sets.js';
+
+/** Every text of the shipped labelled sets: what a background calibration embeds. */
+const SHIPPED_TEXTS = shippedLabelledSets().sets.reduce((n, s) => n + s.memories.length + s.queries.length, shippedLabelledSets().offTopic.length);
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-memory-calibration-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +54,7 @@ describe('serve with a model without a calibration', () => {
       expect(await server.runtime.calibrated).toBe('fitted');
       expect(await healthz(server.url)).toEqual({ status: 'ok', calibration: 'fitted' });
       expect(logger.lines.some((l) => l.startsWith('no built-in score calibration for this embedding model: the service calibrates it in the background'))).toBe(true);
-      expect(logger.lines.some((l) => l.startsWith('score calibration fitted and stored') && l.includes('"texts":2773'))).toBe(true);
+      expect(logger.lines.some((l) => l.startsWith('score calibration fitted and stored') && l.includes(`"texts":${SHIPPED_TEXTS}`))).toBe(true);
 
       const headers = { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json' };
       await fetch(`${server.url}/v1/memories`, { method: 'POST', headers, body: JSON.stringify({ userId: 'u', text: 'Mia was born in 2019.' }) });
