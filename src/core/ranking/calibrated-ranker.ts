@@ -45,8 +45,8 @@ export class CalibratedRanker implements Ranker {
     this.#status = status;
   }
 
-  plan(query: string, limit: number): QueryPlan {
-    return this.#ranker.plan(query, limit);
+  plan(query: string, limit: number, message?: string): QueryPlan {
+    return this.#ranker.plan(query, limit, message);
   }
 
   parts(query: string): string[] {

@@ -6,7 +6,7 @@ import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './date
 import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
-import { impliedNeeds, needOfImplied } from './needs.js';
+import { impliedParts, type ImpliedPart } from './needs.js';
 import { speakAsUser, speaksAsSelf } from './self.js';
 import { analyzeText, isStopWordIn, stemIn, termsOf } from '../text/analyze.js';
 import type { Language } from '../text/languages.js';
@@ -371,10 +371,19 @@ export class HybridRanker implements Ranker {
   }
 
   parts(query: string): string[] {
-    const parts = queryParts(query, this.params.maxQueryParts, this.params.statementParts);
-    if (!this.params.impliedNeeds) return parts;
-    const implied = impliedNeeds(query, analyzeText(query).language).filter((text) => !parts.includes(text));
-    return [...parts, ...implied];
+    const parts = this.#typedParts(query);
+    return [...parts, ...this.#implied(query, parts).map((part) => part.text)];
+  }
+
+  /** The parts of what the person typed (query-parts.ts). */
+  #typedParts(message: string): string[] {
+    return queryParts(message, this.params.maxQueryParts, this.params.statementParts);
+  }
+
+  /** The message's implied questions that are not parts it typed (a typed "What am I allergic to?" is read as typed). */
+  #implied(message: string, typed: readonly string[]): ImpliedPart[] {
+    if (!this.params.impliedNeeds) return [];
+    return impliedParts(message, analyzeText(message).language).filter((part) => !typed.includes(part.text));
   }
 
   asUser(parts: readonly string[]): (string | undefined)[] | undefined {
@@ -386,10 +395,12 @@ export class HybridRanker implements Ranker {
     return fuseRankings(parts, rankings, compareScored, this.params.partAgreement);
   }
 
-  plan(query: string, limit: number): QueryPlan {
+  plan(query: string, limit: number, message: string = query): QueryPlan {
     const k = Math.max(this.params.depth, limit * 2);
     const analysis = analyzeText(query);
+    const implied = message === query ? undefined : this.#implied(message, this.#typedParts(message)).find((part) => part.text === query);
     return {
+      ...(implied === undefined ? {} : { answeredBy: implied.evidence }),
       embedText: stripQuestionFrame(query),
       language: analysis.language,
       terms: termsOf(analysis, MAX_QUERY_TERMS),
@@ -403,8 +414,8 @@ export class HybridRanker implements Ranker {
     const p = this.params;
     // An implied question (needs.ts) is answered only by memories on its topic: "I'm allergic to latex." is no
     // answer to the allergies a dinner implies.
-    const need = needOfImplied(query);
-    const features: Features[] = (need === undefined ? candidates : candidates.filter((c) => need.evidence.test(c.memory.text))).map((candidate) => ({
+    const answeredBy = plan.answeredBy;
+    const features: Features[] = (answeredBy === undefined ? candidates : candidates.filter((c) => answeredBy.test(c.memory.text))).map((candidate) => ({
       candidate,
       reading: readText(candidate.memory.text),
       semantic: clamp01((candidate.cosine - p.cosineFloor) / (p.cosineCeiling - p.cosineFloor)),

@@ -10,7 +10,7 @@
  */
 import { readSentences } from '../text/statements.js';
 
-export interface Need {
+interface Need {
   /** Words of the request that point at the need, in the languages the implied questions are written in. */
   topic: RegExp;
   /** The questions it implies, by the request's language. */
@@ -56,23 +56,31 @@ const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dón
  */
 const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\p{Lu}\p{L}+)\s+(?:eat|have|drink|try|order)|(?:safe|ok|okay|alright|all right|fine)\s+(?:for|to))(?![\p{L}])/iu;
 
-/** The need an implied question stands for (undefined for any other text: a part the user typed). */
-export function needOfImplied(text: string): Need | undefined {
-  return NEEDS.find((need) => Object.values(need.asks).some((asks) => asks.includes(text)));
+/** An implied question, and what a memory must name to answer it (Need.evidence). */
+export interface ImpliedPart {
+  text: string;
+  evidence: RegExp;
 }
 
 /** The implied questions of a message, in its language ('en' when it is none of those written). */
-export function impliedNeeds(message: string, language: string): string[] {
+export function impliedParts(message: string, language: string): ImpliedPart[] {
   const lang = language === 'de' || language === 'es' ? language : 'en';
-  const implied: string[] = [];
-  const sentences = readSentences(message);
-  for (const sentence of sentences) {
+  const implied = new Map<string, RegExp>();
+  const add = (need: Need): void => {
+    for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, need.evidence);
+  };
+  for (const sentence of readSentences(message)) {
     if (sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text))) {
-      for (const need of NEEDS) if (need.topic.test(sentence.text)) implied.push(...need.asks[lang]);
+      for (const need of NEEDS) if (need.topic.test(sentence.text)) add(need);
     } else if (sentence.kind === 'question' && ALLOWED.test(sentence.text)) {
       // "Daniel baked cookies with almonds. Are they ok for him?": the food may be named in the message only.
-      for (const need of NEEDS) if (need.topic.test(message) || need.evidence.test(message)) implied.push(...need.asks[lang]);
+      for (const need of NEEDS) if (need.topic.test(message) || need.evidence.test(message)) add(need);
     }
   }
-  return [...new Set(implied)];
+  return [...implied].map(([text, evidence]) => ({ text, evidence }));
+}
+
+/** The texts of a message's implied questions (impliedParts). */
+export function impliedNeeds(message: string, language: string): string[] {
+  return impliedParts(message, language).map((part) => part.text);
 }

@@ -18,6 +18,11 @@ export interface QueryPlan {
   perTerm: number;
   /** The query could not be embedded: every candidate is read by its words (explain's path 'words'). */
   wordsOnly?: boolean | undefined;
+  /**
+   * Only memories whose text this matches may answer (an implied question of the message: ranking/needs.ts).
+   * Set by the ranker's plan for a part it implied, never for a part the person typed.
+   */
+  answeredBy?: RegExp | undefined;
 }
 
 /**
@@ -52,7 +57,8 @@ export interface Ranker {
    * part speaks in the first person.
    */
   asUser(parts: readonly string[]): (string | undefined)[] | undefined;
-  plan(query: string, limit: number): QueryPlan;
+  /** The plan of a query, or of a part of `message` (an implied part's plan says which memories may answer it). */
+  plan(query: string, limit: number, message?: string): QueryPlan;
   /** Candidates scored and sorted best first (ties: see compareScored in hybrid-ranker.ts). */
   rank(query: string, plan: QueryPlan, candidates: readonly Candidate[]): ScoredCandidate[];
   /** Where its score map comes from, for /healthz (calibrated-ranker.ts); absent: a fixed ranker. */

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EmbeddingState } from '../../../src/core/embedding-state.js';
-import { DEFAULT_CALIBRATION } from '../../../src/core/ranking/calibration.js';
-import { HybridRanker, paramsFor } from '../../../src/core/ranking/hybrid-ranker.js';
-import { impliedNeeds, needOfImplied } from '../../../src/core/ranking/needs.js';
-import { MemoryService } from '../../../src/core/service.js';
+import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
+import { impliedNeeds } from '../../../src/core/ranking/needs.js';
 import { LOCAL_CALLER } from '../../../src/core/types.js';
-import { HashingEmbedder } from '../../../src/embeddings/hashing.js';
-import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import { withHashService } from '../../helpers/hash-service.js';
 
 describe('impliedNeeds: what a request about food implies', () => {
   it('reads requests and "what should I" questions about food as the allergies and diet they imply', () => {
@@ -34,9 +30,15 @@ describe('impliedNeeds: what a request about food implies', () => {
     expect(impliedNeeds('', 'en')).toEqual([]);
   });
 
-  it('knows its own questions, and only those', () => {
-    expect(needOfImplied('What am I allergic to?')).toBeDefined();
-    expect(needOfImplied('What is Ines allergic to?')).toBeUndefined();
+  it('knows its own questions, and only those: a part it implied, never one the person typed', () => {
+    const ranker = new HybridRanker();
+    const dinner = 'What should I cook for dinner tonight?';
+    expect(ranker.plan('What am I allergic to?', 5, dinner).answeredBy).toBeDefined();
+    expect(ranker.plan('What is Ines allergic to?', 5, dinner).answeredBy).toBeUndefined();
+    expect(ranker.plan(dinner, 5, dinner).answeredBy).toBeUndefined();
+    // Typed, alone or beside a request, the same words are the person's own question.
+    expect(ranker.plan('What am I allergic to?', 5).answeredBy).toBeUndefined();
+    expect(ranker.plan('What am I allergic to?', 5, `${dinner} What am I allergic to?`).answeredBy).toBeUndefined();
   });
 });
 
@@ -44,21 +46,10 @@ describe('impliedNeeds: what a request about food implies', () => {
 // allergy to a medicine; turned off, the allergy is not among the results at all.
 const MEMORIES = ['Ines is allergic to shellfish.', 'I am allergic to penicillin.', "My sister Marta doesn't eat meat.", 'Ines runs 10 km every Sunday.'];
 
-async function recallWith(impliedNeedsOn: boolean, query: string) {
-  const embedder = new HashingEmbedder();
-  const store = SqliteStore.open({ path: ':memory:' });
-  const ranker = new HybridRanker(paramsFor({ ...DEFAULT_CALIBRATION, model: 'hash' }, { impliedNeeds: impliedNeedsOn }));
-  const modelReady = embedder.ready().then(async (info) => {
-    await store.useModel(info);
-    return info;
-  });
-  const service = new MemoryService({ store, embeddings: new EmbeddingState(embedder, modelReady), ranker });
-  try {
-    for (const text of MEMORIES) await service.store(LOCAL_CALLER, { userId: 'ines', text });
-    return await service.recall(LOCAL_CALLER, { userId: 'ines', query, explain: true, minScore: 0, limit: 10 });
-  } finally {
-    await store.close();
-  }
+function recallWith(impliedNeedsOn: boolean, query: string) {
+  return withHashService({ impliedNeeds: impliedNeedsOn }, 'ines', MEMORIES, (service) =>
+    service.recall(LOCAL_CALLER, { userId: 'ines', query, explain: true, minScore: 0, limit: 10 }),
+  );
 }
 
 describe('recall of a request recalls what it implies', () => {
@@ -70,5 +61,10 @@ describe('recall of a request recalls what it implies', () => {
     expect(shellfish?.score ?? 0).toBeGreaterThan(off.memories.find((m) => m.text.startsWith('Ines is allergic'))?.score ?? 0);
     const penicillin = on.memories.find((m) => m.text.includes('penicillin'));
     expect(penicillin?.explain?.part).not.toBe('What am I allergic to?');
+  });
+
+  it('answers a typed "What am I allergic to?" with every allergy, food or not', async () => {
+    const typed = await recallWith(true, 'What am I allergic to?');
+    expect(typed.memories.map((m) => m.text)).toEqual(expect.arrayContaining(['Ines is allergic to shellfish.', 'I am allergic to penicillin.']));
   });
 });

@@ -1,32 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { EmbeddingState } from '../../../src/core/embedding-state.js';
-import { DEFAULT_CALIBRATION } from '../../../src/core/ranking/calibration.js';
-import { HybridRanker, paramsFor } from '../../../src/core/ranking/hybrid-ranker.js';
-import { MemoryService } from '../../../src/core/service.js';
+import type { MemoryService } from '../../../src/core/service.js';
 import { LOCAL_CALLER } from '../../../src/core/types.js';
-import { HashingEmbedder } from '../../../src/embeddings/hashing.js';
-import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.js';
+import { withHashService } from '../../helpers/hash-service.js';
 
 // "I" and "my" are the user: recall reads a first-person part as an agent's note too, through the real service,
 // SQLite and the hash model (whose vectors share the word "user" with the note).
 
 const MEMORIES = ['User is allergic to shellfish.', 'I run 10 km every Sunday.', "User's sister Marta lives in Porto."];
 
-async function withService<T>(selfParts: boolean, run: (service: MemoryService) => Promise<T>): Promise<T> {
-  const embedder = new HashingEmbedder();
-  const store = SqliteStore.open({ path: ':memory:' });
-  const ranker = new HybridRanker(paramsFor({ ...DEFAULT_CALIBRATION, model: 'hash' }, { selfParts }));
-  const modelReady = embedder.ready().then(async (info) => {
-    await store.useModel(info);
-    return info;
-  });
-  const service = new MemoryService({ store, embeddings: new EmbeddingState(embedder, modelReady), ranker });
-  try {
-    for (const text of MEMORIES) await service.store(LOCAL_CALLER, { userId: 'ines', text });
-    return await run(service);
-  } finally {
-    await store.close();
-  }
+function withService<T>(selfParts: boolean, run: (service: MemoryService) => Promise<T>): Promise<T> {
+  return withHashService({ selfParts }, 'ines', MEMORIES, run);
 }
 
 function recallAll(service: MemoryService, query: string) {
