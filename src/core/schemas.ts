@@ -446,6 +446,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory that meets a question about someone by name only through the name (none of its other words, nor the kind of answer it asks for, nor its meaning).'),
+    selfLift: z
+      .number()
+      .optional()
+      .describe('Factor for a memory about the user in the third person or as a note ("User drives a Toyota.") met by a question in the first person ("what do I drive?"), which the words and the model read further apart than they are.'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z

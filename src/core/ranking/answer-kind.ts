@@ -12,7 +12,7 @@
  */
 import { words } from '../text/analyze.js';
 
-export type AnswerKind = 'colour' | 'number' | 'name';
+export type AnswerKind = 'colour' | 'number' | 'name' | 'date';
 
 /** The kind of answer the query asks for, or undefined when its frame does not say. */
 export function answerKindOf(query: string): AnswerKind | undefined {
@@ -20,6 +20,9 @@ export function answerKindOf(query: string): AnswerKind | undefined {
   if (/^(what|which)\b/u.test(q) && /\bcolou?rs?\b/u.test(q)) return 'colour';
   if (/\bhow (old|much|tall|far|heavy)\b|\bwhat age\b/u.test(q)) return 'number';
   if (/\bnames?\b|\bcalled\b/u.test(q)) return 'name';
+  // The date of a birthday or an anniversary is in the text, never the day the memory was stored (unlike "When did
+  // Caroline go to the support group?", whose answer is often the memory's own date).
+  if (/^(?:when|what date|which day)\b/u.test(q) && /\b(?:birthdays?|anniversary|anniversaries|born|due date|name day)\b/u.test(q)) return 'date';
   return undefined;
 }
 
@@ -30,6 +33,10 @@ const COLOURS = new Set(
 const NUMBER_WORDS = new Set(
   `one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen
   nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half`.split(/\s+/u),
+);
+const MONTHS = new Set(
+  `january february march april may june july august september october november december jan feb mar apr jun jul aug sep
+  sept oct nov dec`.split(/\s+/u),
 );
 /** Calendar words are capitalised but name no person, pet or place. */
 const CALENDAR = new Set(
@@ -75,6 +82,8 @@ export interface AnswerFacts {
   colour: boolean;
   /** An amount or an age: a digit that is not a year ("a 2017 Jetta" is a date), a number word, a currency sign. */
   number: boolean;
+  /** A calendar date or part of one: a month, a day of the month, a year, "next week". */
+  date: boolean;
 }
 
 export function answerFactsOf(text: string): AnswerFacts {
@@ -86,6 +95,10 @@ export function answerFactsOf(text: string): AnswerFacts {
     names,
     colour: all.some((w) => COLOURS.has(w)),
     // A year of birth answers "How old ...?" ("Mia was born in 2019."), though a year is otherwise a date.
+    // A year alone is a date of birth only when the text says so ("since 2021" is no birthday).
+    date:
+      all.some((w) => MONTHS.has(w) || /^\d{1,2}(?:st|nd|rd|th)$/u.test(w)) ||
+      /\bborn\b[^.!?]*\b(?:19|20)\d\d\b|\d{1,2}[./-]\d{1,2}|\b(?:next|last|this) (?:week|month|year)\b|\btomorrow\b|\btoday\b/iu.test(text),
     number: /[$€£¥]/u.test(text) || /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) || all.some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w))),
   };
 }
@@ -100,6 +113,8 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
       return facts.colour;
     case 'number':
       return facts.number;
+    case 'date':
+      return facts.date;
     case 'name':
       for (const name of facts.names) if (!known.has(name)) return true;
       return false;

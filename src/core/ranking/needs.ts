@@ -45,6 +45,42 @@ const NEEDS: readonly Need[] = [
       'iu',
     ),
   },
+  {
+    // A plan for a day, a week or a weekend depends on when the user (and those with them) are already busy.
+    topic:
+      /(?<![\p{L}])(?:weekend|weekends|week|tomorrow|day off|day out|day trip|monday|tuesday|wednesday|thursday|friday|saturday|sunday|alarm|wochenende|woche|morgen|samstag|sonntag|fin de semana|semana|mañana|sábado|domingo)(?![\p{L}])/iu,
+    asks: {
+      en: ['Which days am I busy?'],
+      de: ['An welchen Tagen habe ich keine Zeit?'],
+      es: ['¿Qué días estoy ocupado?'],
+    },
+    evidence:
+      /(?<![\p{L}])(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?|shifts?|day off|days off|closed|montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|wochenende|schichten|schicht|lunes|martes|miércoles|jueves|viernes|sábados?|domingos?|fines de semana|turnos?)(?![\p{L}])/iu,
+  },
+  {
+    // Training, sport and outings depend on the body: an injury, a condition, a fear.
+    topic:
+      /(?<![\p{L}])(?:train|training|run|running|runs|marathon|race|gym|workout|workouts|exercise|exercises|fitness|sport|sports|hike|hiking|swim|swimming|activity|activities|yoga|cycling|climbing|5k|10k|trainieren|training|laufen|joggen|sport|wandern|schwimmen|entrenar|entrenamiento|correr|deporte|gimnasio|nadar|senderismo)(?![\p{L}])/iu,
+    asks: {
+      en: ['Do I have any injuries or health problems?'],
+      de: ['Habe ich Verletzungen oder gesundheitliche Probleme?'],
+      es: ['¿Tengo alguna lesión o problema de salud?'],
+    },
+    evidence:
+      /(?<![\p{L}])(?:injury|injuries|injured|knee|knees|back|shoulder|ankle|hip|wrist|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|medication|arthritis|surgery|physiotherapist|physio|pain|afraid|scared|fear|heights|swim|condition|verletzung|verletzt|knie|rücken|schulter|asthma|schwanger|herz|diabetes|angst|lesión|lesionado|rodilla|espalda|hombro|asma|embarazada|corazón|diabetes|miedo)(?![\p{L}])/iu,
+  },
+  {
+    // A trip depends on how the user travels and where the people they visit live.
+    topic:
+      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|cruise|abroad|reise|reisen|urlaub|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
+    asks: {
+      en: ['How do I travel, and where do my family live?'],
+      de: ['Wie reise ich, und wo wohnt meine Familie?'],
+      es: ['¿Cómo viajo y dónde vive mi familia?'],
+    },
+    evidence:
+      /(?<![\p{L}])(?:fly|flying|flights?|plane|ferry|train|trains|seasick|drive|drives|driving|car|boat|lives|live|living|moved|aisle|long-haul|cold|heat|winter|summer|fliegen|flug|fähre|zug|auto|wohnt|lebt|volar|vuelos?|ferry|tren|coche|vive|viven)(?![\p{L}])/iu,
+  },
 ];
 
 /** A request to the assistant, or a question about what the user should choose ("what should I ...", "where should we ..."). */

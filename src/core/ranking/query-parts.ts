@@ -1,4 +1,5 @@
 import { readSentences } from '../text/statements.js';
+import { namesIn } from './answer-kind.js';
 import type { ScoredCandidate } from './types.js';
 
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
@@ -32,6 +33,32 @@ function pointsBack(sentence: string): boolean {
  */
 const ASKS_THE_ASSISTANT = /^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remind|tell|show|let)\s+me\b|^(?:do|did)\s+you\s+(?:know|remember)\b|^(?:can|could)\s+you\s+(?:check|look up|find out)\b/iu;
 
+/** English third-person singular pronouns, and the words after "her" that make it an object ("ask her about"), not a possessive. */
+const PERSONAL_PRONOUN = /(?<![\p{L}'\u2019])(he|she|him|his|her)(?![\p{L}'\u2019])(\s+[\p{L}]+)?/giu;
+const AFTER_OBJECT = /^\s+(?:to|for|about|with|again|up|out|in|on|at|from|into|now|today|tonight|so|and|or|if|when|too|back|over|off)$/iu;
+
+/**
+ * The question with "he", "she", "him", "his", "her" read as the one person its context names (namesIn: the first
+ * capitalised word of a sentence counts when it is no common word, so "Mum's check-up went fine." names "Mum");
+ * undefined when the context names nobody or several, or the question has no such pronoun or names someone itself.
+ */
+export function withNameFor(question: string, context: string): string | undefined {
+  if ([...namesIn(question.replace(/^\P{L}*\p{L}/u, (m) => m.toLowerCase()))].some((n) => n !== 'i')) return undefined;
+  const names = [...namesIn(context)];
+  if (names.length !== 1) return undefined;
+  const lower = names[0] as string;
+  // The name as the context writes it ("Felix", "Mum").
+  const name = new RegExp(String.raw`(?<![\p{L}])(${lower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`, 'iu').exec(context)?.[1] ?? lower;
+  let changed = false;
+  const out = question.replace(PERSONAL_PRONOUN, (_all, pronoun: string, next: string | undefined) => {
+    changed = true;
+    const word = pronoun.toLowerCase();
+    const possessive = word === 'his' || (word === 'her' && next !== undefined && !AFTER_OBJECT.test(next));
+    return `${possessive ? `${name}'s` : name}${next ?? ''}`;
+  });
+  return changed ? out : undefined;
+}
+
 /**
  * What a chat message asks of the memory, part by part: the message itself, then each question or request (text/
  * statements.ts readSentences; greetings and small talk set aside) with the statements just before it ("Hana turns
@@ -46,18 +73,29 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
   const asks: string[] = [];
   const states: string[] = [];
   let context: string[] = [];
+  // Every sentence before the current one, small talk too ("Ibrahim's off tonight for once!"), for whom "he" is.
+  const earlier: string[] = [];
   for (const sentence of readSentences(message)) {
+    earlier.push(sentence.text);
     if (sentence.kind === 'small-talk') continue;
     if (sentence.kind === 'statement') {
       states.push(sentence.text);
       context.push(sentence.text);
       continue;
     }
-    // A question leans on the statements just before it ("Hana turns eight soon. What is she into?").
-    asks.push([...context, sentence.text].join(' '));
+    // A question leans on the statements just before it ("Hana turns eight soon. What is she into?"); one with none
+    // before it that points back is read with the name it points at, if any (withNameFor), in its place.
+    const alone = context.length === 0 && pointsBack(sentence.text) ? withNameFor(sentence.text, earlier.slice(0, -1).join(' ')) : undefined;
+    asks.push(alone ?? [...context, sentence.text].join(' '));
     // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
     // me, do you have some?"): then it means nothing without them.
     if (context.length > 0 && !pointsBack(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(sentence.text);
+    else if (alone === undefined) {
+      // Or with the one person the message named before in place of "he" or "her" ("Felix is coming over tonight.
+      // What does he do again?" -> "What does Felix do again?"): the question alone, as if asked so.
+      const resolved = withNameFor(sentence.text, earlier.slice(0, -1).join(' '));
+      if (resolved !== undefined) asks.push(resolved);
+    }
     context = [];
   }
   const parts = [...asks, ...(statements ? states : [])].filter((text) => text !== message.trim());

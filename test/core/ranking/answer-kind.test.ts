@@ -11,6 +11,9 @@ describe('answerKindOf', () => {
     expect(answerKindOf('how much does Tom charge per hour')).toBe('number');
     expect(answerKindOf("What's Lena's dog called?")).toBe('name');
     expect(answerKindOf('what are the names of Tom’s kids?')).toBe('name');
+    expect(answerKindOf('When is Musa’s birthday?')).toBe('date');
+    expect(answerKindOf("when's our anniversary?")).toBe('date');
+    expect(answerKindOf('When was Mia born?')).toBe('date');
   });
 
   it('leaves frames whose answers are as often common words: who, which, where, when, how many', () => {
@@ -43,6 +46,15 @@ describe('offersAnswer', () => {
     expect(offersAnswer('name', answerFactsOf('Lena has a dog named Pixel.'), new Set(['lena']))).toBe(true);
     expect(offersAnswer('name', answerFactsOf('Lena has a brother who lives abroad.'), new Set(['lena']))).toBe(false);
     expect(offersAnswer('name', answerFactsOf('Since May, Lena has had a brother-in-law.'), new Set(['lena']))).toBe(false);
+  });
+
+  it('finds a date in a day and month, a year of birth, a numeric date; not in an age or a year of something else', () => {
+    for (const text of ["Fatima's birthday is 3 March.", 'Our anniversary is on the 14th.', 'Mia was born in 2019.', 'Dad turns 70 on 18/10.', 'Due in early March.']) {
+      expect(offersAnswer('date', answerFactsOf(text), none), text).toBe(true);
+    }
+    for (const text of ['Yusuf’s son Emir is 10 and plays chess.', 'Camila and Valeria have been together since 2021.', "I'm terrible at remembering birthdays."]) {
+      expect(offersAnswer('date', answerFactsOf(text), none), text).toBe(false);
+    }
   });
 
   it('takes the question’s names and the pool’s subject as known, never as the answer', () => {

@@ -4,11 +4,12 @@ import { impliedNeeds } from '../../../src/core/ranking/needs.js';
 import { LOCAL_CALLER } from '../../../src/core/types.js';
 import { withHashService } from '../../helpers/hash-service.js';
 
-describe('impliedNeeds: what a request about food implies', () => {
+describe('impliedNeeds: what a request implies', () => {
   it('reads requests and "what should I" questions about food as the allergies and diet they imply', () => {
     expect(impliedNeeds('What should I cook for dinner tonight?', 'en')).toEqual(['What am I allergic to?', "What food and drink don't I have?"]);
     expect(impliedNeeds('suggest a restaurant for dinner with my sister', 'en')).toHaveLength(2);
-    expect(impliedNeeds('Hi! Long day. Book me a table for a drink after work on Friday.', 'en')).toHaveLength(2);
+    // Friday is a plan's day too: what the user already does that day.
+    expect(impliedNeeds('Hi! Long day. Book me a table for a drink after work on Friday.', 'en')).toEqual(['What am I allergic to?', "What food and drink don't I have?", 'Which days am I busy?']);
     expect(impliedNeeds('Was soll ich heute Abend kochen?', 'de')).toEqual(['Bin ich allergisch?', 'Was esse und trinke ich nicht?']);
     expect(impliedNeeds('¿Qué puedo cocinar para la cena?', 'es')).toEqual(['¿A qué soy alérgico?', '¿Qué no como ni bebo?']);
   });
@@ -26,8 +27,20 @@ describe('impliedNeeds: what a request about food implies', () => {
     expect(impliedNeeds('What is the best way to store fresh basil?', 'en')).toEqual([]);
     expect(impliedNeeds('What did I have for dinner on Friday?', 'en')).toEqual([]);
     expect(impliedNeeds('I had a great dinner with Marta.', 'en')).toEqual([]);
-    expect(impliedNeeds('Plan my training for the next few months.', 'en')).toEqual([]);
     expect(impliedNeeds('', 'en')).toEqual([]);
+  });
+
+  it('reads a plan for a day or a weekend as when the user is busy, training as their health, a trip as how they travel', () => {
+    expect(impliedNeeds('Which weekend works for a family day out?', 'en')).toEqual([]);
+    expect(impliedNeeds('Suggest something fun for the kids on Saturday.', 'en')).toEqual(['Which days am I busy?']);
+    expect(impliedNeeds('Plan my training for the next few months.', 'en')).toEqual(['Do I have any injuries or health problems?']);
+    expect(impliedNeeds('Help me plan a visit to my grandma.', 'en')).toEqual(['How do I travel, and where do my family live?']);
+    expect(impliedNeeds('Plan mein Training für die nächsten Monate.', 'de')).toEqual(['Habe ich Verletzungen oder gesundheitliche Probleme?']);
+    expect(impliedNeeds('¿Qué puedo hacer el sábado?', 'es')).toEqual(['¿Qué días estoy ocupado?']);
+    // A question of fact about the same things implies nothing: it asks for itself.
+    expect(impliedNeeds('When is my next training session?', 'en')).toEqual([]);
+    expect(impliedNeeds('How was your weekend?', 'en')).toEqual([]);
+    expect(impliedNeeds('I went running on Saturday.', 'en')).toEqual([]);
   });
 
   it('knows its own questions, and only those: a part it implied, never one the person typed', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareScored, HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
-import { fuseRankings, MAX_QUERY_PARTS, queryParts } from '../../../src/core/ranking/query-parts.js';
+import { fuseRankings, MAX_QUERY_PARTS, queryParts, withNameFor } from '../../../src/core/ranking/query-parts.js';
 import type { ScoredCandidate } from '../../../src/core/ranking/types.js';
 import type { Candidate } from '../../../src/core/store.js';
 
@@ -32,8 +32,10 @@ describe('queryParts', () => {
   });
 
   it('reads a question with the statements before it, and alone unless it points back at them', () => {
+    // It points back, so not alone as typed; alone with the name it points at.
     expect(queryParts('Hana turns eight soon. What is she into?')).toEqual([
       'Hana turns eight soon. What is she into?',
+      'What is Hana into?',
     ]);
     expect(queryParts('Hi! Felix is coming over. Where does Marta live?')).toEqual([
       'Hi! Felix is coming over. Where does Marta live?',
@@ -97,5 +99,25 @@ describe('fuseRankings', () => {
     const rankings = [[scored('m1', 0.6)], [scored('m1', 0.5)]];
     expect(new HybridRanker({ partAgreement: 0 }).fuse(['w', 'a'], rankings)[0]?.score).toBe(0.6);
     expect(new HybridRanker().parts('Hi! What is my name?')).toEqual(['Hi! What is my name?', 'What is my name?']);
+  });
+});
+
+describe('withNameFor: "he" and "her" as the one person the message named', () => {
+  it('reads the pronoun as the name, a possessive as its possessive', () => {
+    expect(withNameFor('What does he do again?', 'Felix is coming over tonight.')).toBe('What does Felix do again?');
+    expect(withNameFor("What's her condition called again?", "Mum's check-up went fine.")).toBe("What's Mum's condition called again?");
+    expect(withNameFor('Should I ask her about it?', 'Marta called.')).toBe('Should I ask Marta about it?');
+  });
+
+  it('leaves the question when the message names nobody, several people, or the question names someone itself', () => {
+    expect(withNameFor('What does he do?', 'My brother is coming over.')).toBeUndefined();
+    expect(withNameFor('What does he do?', 'Sara and Tom came.')).toBeUndefined();
+    expect(withNameFor('Does Tom know her?', 'Marta called.')).toBeUndefined();
+    expect(withNameFor('What time is it?', 'Marta called.')).toBeUndefined();
+  });
+
+  it('makes the resolved question a part of the message', () => {
+    expect(queryParts('Hey. Felix is coming over tonight. What does he do again?')).toContain('What does Felix do again?');
+    expect(queryParts("Ibrahim's off tonight for once! What does he do again? My mum keeps asking.")).toContain('What does Ibrahim do again?');
   });
 });

@@ -40,3 +40,30 @@ describe('recall reads "I" and "my" as the user', () => {
     expect(on?.memories.map((m) => [m.text, m.score])).toEqual(off?.memories.map((m) => [m.text, m.score]));
   });
 });
+
+describe('a first-person question over facts stored about the user', () => {
+  // Stored in one burst, a memory in the first person would make its neighbours turns of a conversation (which keep
+  // their evidence): the notes and the first-person memory are stored for users of their own.
+  const NOTES = ['User is allergic to shellfish.', "User's sister Marta lives in Porto."];
+
+  it('lifts the notes and third-person facts by selfLift (explain.selfLift)', async () => {
+    const [lifted, plain] = await Promise.all(
+      [1.1, 1].map((selfLift) => withHashService({ selfLift }, 'ines', NOTES, (s) => recallAll(s, 'what am I allergic to?'))),
+    );
+    const note = lifted?.memories.find((m) => m.text.startsWith('User is allergic'));
+    expect(note?.explain?.selfLift).toBe(1.1);
+    expect(note?.score ?? 0).toBeGreaterThan(plain?.memories.find((m) => m.text.startsWith('User is allergic'))?.score ?? 1);
+    expect(plain?.memories.every((m) => m.explain?.selfLift === undefined)).toBe(true);
+    // A question in the third person is read as it was.
+    const third = await withHashService({ selfLift: 1.1 }, 'ines', NOTES, (s) => recallAll(s, 'What is Ines allergic to?'));
+    expect(third.memories.every((m) => m.explain?.selfLift === undefined)).toBe(true);
+  });
+
+  it('leaves a memory in the first person as it was: the question meets it as typed', async () => {
+    const [lifted, plain] = await Promise.all(
+      [1.1, 1].map((selfLift) => withHashService({ selfLift }, 'ines', ['I am allergic to penicillin.'], (s) => recallAll(s, 'what am I allergic to?'))),
+    );
+    expect(lifted?.memories[0]?.explain?.selfLift).toBeUndefined();
+    expect(lifted?.memories[0]?.score).toBe(plain?.memories[0]?.score);
+  });
+});
