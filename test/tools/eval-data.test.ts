@@ -153,7 +153,9 @@ const AGENT_NOTE = /^(?:(?:The )?user(?:'s)?|(?:Der|Die) Nutzer(?:in)?s?|(?:El|L
 const FIRST_PERSON = /(?<![\p{L}'])(?:I|I'm|I've|I'd|my|me|[Ii]ch|[Mm]ein|[Mm]eine|[Mm]ir|[Mm]ich|[Mm]i|[Mm]e|[Yy]o|[Jj]uego)(?![\p{L}'])/u;
 const NAME_MEMORY = /^(?:My name is|User's name is|Ich heiße|Me llamo|El usuario se llama) /;
 /** People a set has at least: the German and Spanish set is the smaller one. */
-const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-de-es': 4 };
+const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-check-2': 10, 'chat-de-es': 4 };
+/** The check-only chat sets, written after the tuning set with other people: never tuned on. */
+const CHAT_CHECK_SETS = ['chat-check', 'chat-check-2'];
 
 describe.each(CHAT_SETS)('%s', (name) => {
   const dir = `${DATA}${name}`;
@@ -162,15 +164,15 @@ describe.each(CHAT_SETS)('%s', (name) => {
   const users = usersOf(data.memories);
   const styleOf = (text: string): string => (AGENT_NOTE.test(text) ? 'agent' : FIRST_PERSON.test(text) ? 'first' : 'third');
 
-  it('is named for its folder, has exhaustive gold and one row per kind of message', () => {
-    expect(evalSetOf(dir)).toMatchObject({ name, exhaustive: true, rowPerCategory: true });
+  it('is named for its folder, has exhaustive gold and one row per kind of message, and is check-only if a check set', () => {
+    expect(evalSetOf(dir)).toMatchObject({ name, exhaustive: true, rowPerCategory: true, checkOnly: CHAT_CHECK_SETS.includes(name) });
   });
 
   it('has its people with 15+ memories and 12 messages each, with unique ids of the set layout', () => {
     expect(users.length).toBeGreaterThanOrEqual(MIN_PEOPLE[name]);
     expect(new Set(data.queries.map((q) => q.userId))).toEqual(new Set(users));
     for (const user of users) {
-      expect(user).toMatch(/^u-chat-[a-z]+-[a-z]+$/);
+      expect(user).toMatch(name === 'chat-check-2' ? /^u-chat2-[a-z]+-[a-z]+$/ : /^u-chat-[a-z]+-[a-z]+$/);
       expect(byUser(data.memories, user).length).toBeGreaterThanOrEqual(15);
       expect(byUser(data.queries, user)).toHaveLength(12);
     }
@@ -242,13 +244,16 @@ describe('chat-de-es is German and Spanish', () => {
   });
 });
 
-describe('the chat check set is apart from the tuning set', () => {
-  it('shares no person, memory or message with it', () => {
-    const [tune, check] = CHAT_SETS.map((name) => loadEvalData(`${DATA}${name}`)) as [EvalData, EvalData];
+describe.each(CHAT_CHECK_SETS)('the chat check set %s is apart from the tuning set and the check sets before it', (name) => {
+  it('shares no person, memory or message with them', () => {
+    const check = loadEvalData(`${DATA}${name}`);
     const firstNames = (d: EvalData): Set<string> => new Set(usersOf(d.memories).map((u) => u.split('-')[2] as string));
-    expect([...firstNames(check)].filter((n) => firstNames(tune).has(n))).toEqual([]);
-    const texts = new Set([...tune.memories.map((m) => m.text), ...tune.queries.map((q) => q.query)].map((t) => t.toLowerCase()));
-    expect([...check.memories.map((m) => m.text), ...check.queries.map((q) => q.query)].filter((t) => texts.has(t.toLowerCase()))).toEqual([]);
+    for (const other of ['chat', ...CHAT_CHECK_SETS.slice(0, CHAT_CHECK_SETS.indexOf(name))]) {
+      const tune = loadEvalData(`${DATA}${other}`);
+      expect([...firstNames(check)].filter((n) => firstNames(tune).has(n)), other).toEqual([]);
+      const texts = new Set([...tune.memories.map((m) => m.text), ...tune.queries.map((q) => q.query)].map((t) => t.toLowerCase()));
+      expect([...check.memories.map((m) => m.text), ...check.queries.map((q) => q.query)].filter((t) => texts.has(t.toLowerCase())), other).toEqual([]);
+    }
   });
 });
 
@@ -311,11 +316,11 @@ describe('the evaluation suite', () => {
     expect(sets.filter((s) => s.rowPerCategory).length).toBe(CHAT_SETS.length);
   });
 
-  it('leaves the check set out of what fitting and tuning use, and only it', () => {
-    expect(defaultSuite().sets.filter((s) => s.checkOnly).map((s) => s.name)).toEqual(['chat-check']);
+  it('leaves the check sets out of what fitting and tuning use, and only them', () => {
+    expect(defaultSuite().sets.filter((s) => s.checkOnly).map((s) => s.name)).toEqual(CHAT_CHECK_SETS);
     const tuning = tuningSets().map((s) => s.name);
-    expect(tuning).not.toContain('chat-check');
+    for (const name of CHAT_CHECK_SETS) expect(tuning).not.toContain(name);
     expect(tuning).toEqual(expect.arrayContaining(['people-facts', 'chat', 'chat-de-es']));
-    expect(tuning).toHaveLength(defaultSuite().sets.length - 1);
+    expect(tuning).toHaveLength(defaultSuite().sets.length - CHAT_CHECK_SETS.length);
   });
 });
