@@ -20,6 +20,8 @@ interface Need {
    * food, so "I'm allergic to penicillin." is no answer to it (it may still answer another part of the message).
    */
   evidence: RegExp;
+  /** 'evidence': a message that names what the evidence names ("almonds") is about the need too (food only). */
+  namedBy?: 'evidence';
 }
 
 const NEEDS: readonly Need[] = [
@@ -31,6 +33,7 @@ const NEEDS: readonly Need[] = [
       de: ['Bin ich allergisch?', 'Was esse und trinke ich nicht?'],
       es: ['¿A qué soy alérgico?', '¿Qué no como ni bebo?'],
     },
+    namedBy: 'evidence',
     evidence: new RegExp(
       String.raw`(?<![\p{L}])(?:` +
         [
@@ -72,7 +75,7 @@ const NEEDS: readonly Need[] = [
   {
     // A trip depends on how the user travels and where the people they visit live.
     topic:
-      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|cruise|abroad|reise|reisen|urlaub|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
     asks: {
       en: ['How do I travel, and where do my family live?'],
       de: ['Wie reise ich, und wo wohnt meine Familie?'],
@@ -80,6 +83,29 @@ const NEEDS: readonly Need[] = [
     },
     evidence:
       /(?<![\p{L}])(?:fly|flying|flights?|plane|ferry|train|trains|seasick|drive|drives|driving|car|boat|lives|live|living|moved|aisle|long-haul|cold|heat|winter|summer|fliegen|flug|fähre|zug|auto|wohnt|lebt|volar|vuelos?|ferry|tren|coche|vive|viven)(?![\p{L}])/iu,
+  },
+  {
+    // What to take for a pain or an illness depends on what the user must not take.
+    topic:
+      /(?<![\p{L}])(?:painkiller|painkillers|medicine|medicines|medication|meds|pill|pills|tablet|tablets|headache|migraine|pain|fever|flu|cold|cough|sore throat|toothache|schmerzmittel|medikament|medikamente|tablette|tabletten|kopfschmerzen|schmerzen|fieber|analgésico|analgésicos|medicamento|medicamentos|pastilla|pastillas|dolor|fiebre)(?![\p{L}])/iu,
+    asks: {
+      en: ['Which medicines am I allergic to or must I avoid?'],
+      de: ['Gegen welche Medikamente bin ich allergisch?'],
+      es: ['¿A qué medicamentos soy alérgico?'],
+    },
+    evidence:
+      /(?<![\p{L}])(?:allergic|allergy|allergies|ibuprofen|paracetamol|acetaminophen|aspirin|penicillin|codeine|antibiotics?|medication|medicine|medicines|meds|pills?|tablets?|insulin|blood pressure|blood thinners?|pregnant|stomach|ulcer|kidneys?|liver|asthma|allergisch|allergie|medikament|medikamente|schwanger|alérgico|alérgica|alergia|medicamento|medicamentos|embarazada)(?![\p{L}])/iu,
+  },
+  {
+    // A present is chosen by what its receiver likes.
+    topic: /(?<![\p{L}])(?:present|presents|gift|gifts|geschenk|geschenke|regalo|regalos)(?![\p{L}])/iu,
+    asks: {
+      en: ['What do my family and friends like?'],
+      de: ['Was mögen meine Familie und Freunde?'],
+      es: ['¿Qué les gusta a mi familia y amigos?'],
+    },
+    evidence:
+      /(?<![\p{L}])(?:likes?|loves?|enjoys?|into|plays|collects?|favou?rite|fan|obsessed|hobby|hobbies|mag|mögen|liebt|spielt|sammelt|lieblings\p{L}*|le gusta|les gusta|le encanta|juega|colecciona|favorit[oa]s?)(?![\p{L}])/iu,
   },
 ];
 
@@ -90,7 +116,7 @@ const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dón
  * A question whether something is all right for someone ("Can I eat soba?", "Is hummus safe for me?", "Are they
  * ok for him?"): what the memory must supply is the same as for a choice, when the message is about food.
  */
-const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\p{Lu}\p{L}+)\s+(?:eat|have|drink|try|order)|(?:safe|ok|okay|alright|all right|fine)\s+(?:for|to))(?![\p{L}])/iu;
+const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\p{Lu}\p{L}+)\s+(?:eat|have|drink|try|order|take|do|go|join|come|manage|handle)|(?:safe|ok|okay|alright|all right|fine|good idea)\s+(?:for|to)|watch out for|be careful (?:with|about)|worry about)(?![\p{L}])/iu;
 
 /** An implied question, and what a memory must name to answer it (Need.evidence). */
 export interface ImpliedPart {
@@ -106,11 +132,13 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
     for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, need.evidence);
   };
   for (const sentence of readSentences(message)) {
-    if (sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text))) {
-      for (const need of NEEDS) if (need.topic.test(sentence.text)) add(need);
-    } else if (sentence.kind === 'question' && ALLOWED.test(sentence.text)) {
-      // "Daniel baked cookies with almonds. Are they ok for him?": the food may be named in the message only.
-      for (const need of NEEDS) if (need.topic.test(message) || need.evidence.test(message)) add(need);
+    const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text));
+    const allowed = sentence.kind === 'question' && ALLOWED.test(sentence.text);
+    for (const need of NEEDS) {
+      if (choosing && need.topic.test(sentence.text)) add(need);
+      // "Daniel baked cookies with almonds. Are they ok for him?", "I've got a headache. What can I take?": what it
+      // is about may be named anywhere in the message (a food by its name too).
+      else if (allowed && (need.topic.test(message) || (need.namedBy === 'evidence' && need.evidence.test(message)))) add(need);
     }
   }
   return [...implied].map(([text, evidence]) => ({ text, evidence }));

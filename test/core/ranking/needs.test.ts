@@ -19,7 +19,8 @@ describe('impliedNeeds: what a request implies', () => {
     expect(impliedNeeds('Is hummus safe for me to eat?', 'en')).toHaveLength(2);
     expect(impliedNeeds('Hiii. Daniel baked cookies with almonds. Are they ok for him?', 'en')).toHaveLength(2);
     expect(impliedNeeds('Is the new laptop ok for gaming?', 'en')).toEqual([]);
-    expect(impliedNeeds('Can I take Friday off?', 'en')).toEqual([]);
+    // Not food: a day off is a plan's day.
+    expect(impliedNeeds('Can I take Friday off?', 'en')).toEqual(['Which days am I busy?']);
   });
 
   it('implies nothing for how-to questions, questions of fact, statements or other topics', () => {
@@ -30,14 +31,21 @@ describe('impliedNeeds: what a request implies', () => {
     expect(impliedNeeds('', 'en')).toEqual([]);
   });
 
-  it('reads a plan for a day or a weekend as when the user is busy, training as their health, a trip as how they travel', () => {
+  it('reads a plan for a day as when the user is busy, training as their health, a trip as how they travel, a pain as the medicines they must avoid, a present as what people like', () => {
     expect(impliedNeeds('Which weekend works for a family day out?', 'en')).toEqual([]);
     expect(impliedNeeds('Suggest something fun for the kids on Saturday.', 'en')).toEqual(['Which days am I busy?']);
     expect(impliedNeeds('Plan my training for the next few months.', 'en')).toEqual(['Do I have any injuries or health problems?']);
     expect(impliedNeeds('Help me plan a visit to my grandma.', 'en')).toEqual(['How do I travel, and where do my family live?']);
     expect(impliedNeeds('Plan mein Training für die nächsten Monate.', 'de')).toEqual(['Habe ich Verletzungen oder gesundheitliche Probleme?']);
     expect(impliedNeeds('¿Qué puedo hacer el sábado?', 'es')).toEqual(['¿Qué días estoy ocupado?']);
+    expect(impliedNeeds('which painkillers should I avoid?', 'en')).toEqual(['Which medicines am I allergic to or must I avoid?']);
+    expect(impliedNeeds("Hey hey. I've got a headache from hell. What can I take?", 'en')).toEqual(['Which medicines am I allergic to or must I avoid?']);
+    expect(impliedNeeds('Suggest a birthday present for my son.', 'en')).toEqual(['What do my family and friends like?']);
+    expect(impliedNeeds('A colleague invited me to a 5k charity run next month. Can I do it?', 'en')).toEqual(['Do I have any injuries or health problems?']);
+    expect(impliedNeeds('Sara wants to do a boat tour this summer. Good idea for me?', 'en')).toEqual(['How do I travel, and where do my family live?']);
     // A question of fact about the same things implies nothing: it asks for itself.
+    expect(impliedNeeds('What did the doctor say about my headache?', 'en')).toEqual([]);
+    expect(impliedNeeds('Can I go back to work?', 'en')).toEqual([]);
     expect(impliedNeeds('When is my next training session?', 'en')).toEqual([]);
     expect(impliedNeeds('How was your weekend?', 'en')).toEqual([]);
     expect(impliedNeeds('I went running on Saturday.', 'en')).toEqual([]);
