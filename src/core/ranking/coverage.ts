@@ -40,7 +40,14 @@ export class TermWeights {
     queryStems: readonly string[],
     pool: readonly ReadonlySet<string>[],
     prior = 0,
-    related: { stems: (stem: string) => readonly string[]; credit: number; breadth?: number; forms?: boolean } = { stems: () => [], credit: 0 },
+    related: {
+      stems: (stem: string) => readonly string[];
+      credit: number;
+      breadth?: number;
+      forms?: boolean;
+      /** With `forms`: the stems a term is written or typed as in the other register ("meds" / "medication"), as forms. */
+      informal?: (stem: string) => readonly string[];
+    } = { stems: () => [], credit: 0 },
     parts: { credit: number; isPart: (term: string, stem: string) => boolean } = { credit: 0, isPart: () => false },
   ) {
     this.#partCredit = parts.credit;
@@ -54,7 +61,7 @@ export class TermWeights {
         // A term related to hundreds of words ("work") is weakly evidenced by any one of them.
         this.#termCredit.set(t, breadth === undefined || list.length <= breadth ? related.credit : (related.credit * breadth) / list.length);
         // Forms of one word are told by their letters, which only the English lexicon (WordNet) lists as such.
-        const variants = related.forms === true ? list.filter((r) => sameWord(t, r)) : [];
+        const variants = related.forms === true ? [...list.filter((r) => sameWord(t, r)), ...(related.informal?.(t) ?? [])] : [];
         if (variants.length > 0) this.#variants.set(t, variants);
         for (const r of list) {
           const terms = this.#relatedTo.get(r);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameWord, TermWeights } from '../../../src/core/ranking/coverage.js';
+import { informalForms } from '../../../src/core/text/informal.js';
+import { stemIn } from '../../../src/core/text/analyze.js';
 
 const pool = (...texts: string[]): Set<string>[] => texts.map((t) => new Set(t.split(' ')));
 
@@ -63,5 +65,15 @@ describe('forms of one word among the related words', () => {
     // Only where the relation lists forms (WordNet's English): other languages' concepts keep the credit.
     const concepts = new TermWeights(['allergi'], pool('allerg latex', 'walk'), 0, { ...related, forms: false });
     expect(concepts.coverage(new Set(['allerg']))).toBeCloseTo(0.3);
+  });
+});
+
+describe('words as typed in chat', () => {
+  it('counts one as a form of the other: the whole weight, with forms on only', () => {
+    const related = { stems: () => [], credit: 0.3, forms: true, informal: informalForms };
+    const w = new TermWeights([stemIn('meds', 'en')], pool('medic blood pressur', 'walk'), 0, related);
+    expect(w.coverage(new Set([stemIn('medication', 'en'), 'blood']))).toBeCloseTo(1);
+    const off = new TermWeights([stemIn('meds', 'en')], pool('medic blood pressur', 'walk'), 0, { ...related, forms: false });
+    expect(off.coverage(new Set([stemIn('medication', 'en')]))).toBe(0);
   });
 });

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { stemIn } from '../../../src/core/text/analyze.js';
+import { informalForms } from '../../../src/core/text/informal.js';
+
+describe('informalForms', () => {
+  it('relates the typed word and the written one both ways, by their stems', () => {
+    expect(informalForms(stemIn('meds', 'en'))).toContain(stemIn('medication', 'en'));
+    expect(informalForms(stemIn('mother', 'en'))).toEqual(expect.arrayContaining([stemIn('mum', 'en'), stemIn('mom', 'en')]));
+    expect(informalForms(stemIn('bunnies', 'en'))).toContain(stemIn('rabbit', 'en'));
+    expect(informalForms(stemIn('allergic', 'en'))).toEqual([]);
+  });
+
+});
