@@ -15,16 +15,6 @@ import { words } from '../text/analyze.js';
 export type AnswerKind = 'colour' | 'number' | 'name' | 'date';
 
 /** The kind of answer the query asks for, or undefined when its frame does not say. */
-/** "How old is Emir?", "What age is she?": a question for someone's age (a kind of number). */
-export function asksAge(query: string): boolean {
-  return /\bhow old\b|\bwhat age\b/iu.test(query);
-}
-
-/** "What do I do for a living?", "What's Marta's job?", "What does Felix do again?": a question for someone's work. */
-export function asksJob(query: string): boolean {
-  return /\bfor a living\b|\b(?:job|occupation|profession|line of work)\b|\bwhat (?:do|does|did) (?:i|you|he|she|they|\p{Lu}\p{L}+) do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))/iu.test(query);
-}
-
 export function answerKindOf(query: string): AnswerKind | undefined {
   const q = query.toLowerCase().trim();
   if (/^(what|which)\b/u.test(q) && /\bcolou?rs?\b/u.test(q)) return 'colour';
@@ -47,17 +37,6 @@ const NUMBER_WORDS = new Set(
 const MONTHS = new Set(
   `january february march april may june july august september october november december jan feb mar apr jun jul aug sep
   sept oct nov dec`.split(/\s+/u),
-);
-const NUMBER = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
-const AGE = new RegExp(
-  String.raw`\b(?:is|are|was|turns?|turned|turning|aged?)\s+(?:almost\s+|nearly\s+|just\s+)?${NUMBER}\b(?!\s*(?:km|kg|miles|minutes|hours|euros|dollars|pounds|times|%))|\b${NUMBER}[- ](?:years?|yrs?)[- ]old\b|\b${NUMBER}\s+(?:years?|yrs?)\s+old\b|\(\d{1,2}\)|\bborn\b[^.!?]*\b(?:19|20)\d\d\b`,
-  'iu',
-);
-const OCCUPATIONS =
-  'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed';
-const JOB = new RegExp(
-  String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS})s?\b`,
-  'iu',
 );
 /** Calendar words are capitalised but name no person, pet or place. */
 const CALENDAR = new Set(
@@ -105,10 +84,6 @@ export interface AnswerFacts {
   number: boolean;
   /** A calendar date or part of one: a month, a day of the month, a year, "next week". */
   date: boolean;
-  /** Someone's age: "Emir is 10", "turned 12", "a three-year-old beagle", "Musa (12)", "born in 2019". */
-  age: boolean;
-  /** Someone's work: "works as an architect", "I'm a secondary school maths teacher", "is a nurse at ...". */
-  job: boolean;
 }
 
 export function answerFactsOf(text: string): AnswerFacts {
@@ -120,8 +95,6 @@ export function answerFactsOf(text: string): AnswerFacts {
     names,
     colour: all.some((w) => COLOURS.has(w)),
     // A year of birth answers "How old ...?" ("Mia was born in 2019."), though a year is otherwise a date.
-    age: AGE.test(text),
-    job: JOB.test(text),
     // A year alone is a date of birth only when the text says so ("since 2021" is no birthday).
     date:
       all.some((w) => MONTHS.has(w) || /^\d{1,2}(?:st|nd|rd|th)$/u.test(w)) ||

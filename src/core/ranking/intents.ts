@@ -1,0 +1,112 @@
+import { stemIn } from '../text/analyze.js';
+
+/**
+ * What an English question asks about someone, when its words say so plainly, and whether a memory states it though
+ * it never uses those words: "How old is Emir?" over "Yusuf's son Emir is 10 and plays chess.", "What do I do for a
+ * living?" over "I'm a secondary school maths teacher.", "what do I drive" over "Lukas's car is an old VW T4 van.".
+ * The words of the question that ask (its frame: "old", "living", "drive") are then covered by the memory
+ * (HybridRanker: RankerParams.intentCovers), as if it had said them: the embedding reads past the frame, and the
+ * words side would otherwise count it missing.
+ *
+ * Everyday attributes only, each with patterns a memory states it by; an attribute the memory does not state (a
+ * near miss: "Does Marta have kids?" over "Marta lives in Porto.") gains nothing.
+ */
+
+interface Intent {
+  name: string;
+  /** The question asks for it. */
+  asks: RegExp;
+  /** A memory states it. */
+  states: RegExp;
+  /** The words of the question it covers, as written (stemmed on first use). */
+  covers: readonly string[];
+}
+
+const NUMBER = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
+const AGE = new RegExp(
+  String.raw`\b(?:is|are|was|turns?|turned|turning|aged?)\s+(?:almost\s+|nearly\s+|just\s+)?${NUMBER}\b(?!\s*(?:km|kg|miles|minutes|hours|euros|dollars|pounds|times|%))|\b${NUMBER}[- ](?:years?|yrs?)[- ]old\b|\b${NUMBER}\s+(?:years?|yrs?)\s+old\b|\(\d{1,2}\)|\bborn\b[^.!?]*\b(?:19|20)\d\d\b`,
+  'iu',
+);
+const OCCUPATIONS =
+  'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed';
+const JOB = new RegExp(
+  String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS})s?\b`,
+  'iu',
+);
+const SUBJECT = String.raw`(?:i|you|he|she|they|we|\p{Lu}\p{L}+)`;
+
+const INTENTS: readonly Intent[] = [
+  {
+    name: 'age',
+    asks: /\bhow old\b|\bwhat age\b/iu,
+    states: AGE,
+    covers: ['old', 'age'],
+  },
+  {
+    name: 'job',
+    asks: new RegExp(
+      String.raw`\bfor a living\b|\bfor work\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work)\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
+      'iu',
+    ),
+    states: JOB,
+    covers: ['living', 'job', 'work', 'occupation', 'profession', 'career'],
+  },
+  {
+    name: 'home',
+    asks: new RegExp(
+      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere (?:am|is|are) ${SUBJECT} (?:based|living|staying)\b|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b`,
+      'iu',
+    ),
+    states: /\b(?:lives?|living|lived|moved|relocated|based|settled)\s+(?:in|to|from|near|at|with|outside|just outside)\b|\b(?:flat|house|apartment|home|place)\s+(?:is\s+)?(?:in|near|on)\b/iu,
+    covers: ['live', 'stay', 'home', 'based', 'house', 'flat', 'apartment', 'place'],
+  },
+  {
+    name: 'vehicle',
+    asks: new RegExp(String.raw`\bwhat (?:do|does|did) ${SUBJECT} drive\b|\bwhat (?:kind of |sort of |make of )?(?:car|vehicle)\b|\bwhich car\b`, 'iu'),
+    states: /\b(?:drives?|driving|drove|car|van|truck|motorbike|motorcycle|scooter|suv|hatchback|pickup)\b/iu,
+    covers: ['drive', 'car', 'vehicle'],
+  },
+  {
+    name: 'reading',
+    asks: new RegExp(String.raw`\bwhat (?:book|novel)\b|\bwhat (?:am|is|are) ${SUBJECT} reading\b|\bwhich book\b`, 'iu'),
+    states: /\b(?:reading|read|reads|rereading|book|novel|trilogy|series)\b/iu,
+    covers: ['book', 'novel', 'read', 'reading'],
+  },
+  {
+    name: 'study',
+    asks: new RegExp(String.raw`\bwhat (?:am|is|are) ${SUBJECT} studying\b|\bwhat (?:do|does|did) ${SUBJECT} study\b|\bwhat (?:degree|course|subject)\b`, 'iu'),
+    states: /\b(?:studying|studies|studied|degree|course|student|phd|master['\u2019]?s|bachelor['\u2019]?s|majoring)\b/iu,
+    covers: ['study', 'studying', 'degree', 'course', 'subject'],
+  },
+];
+
+let covered: Map<Intent, ReadonlySet<string>> | undefined;
+
+/** The stems of an intent's frame words. */
+function coveredStems(intent: Intent): ReadonlySet<string> {
+  covered ??= new Map(INTENTS.map((i) => [i, new Set(i.covers.map((w) => stemIn(w, 'en')))]));
+  return covered.get(intent) as ReadonlySet<string>;
+}
+
+/** What an English question asks for, plainly (empty for most questions). */
+export function intentsOf(query: string): readonly Intent[] {
+  return INTENTS.filter((intent) => intent.asks.test(query));
+}
+
+/** The frame words of the asked intents that a memory states (undefined when it states none of them). */
+export function frameCoveredBy(intents: readonly Intent[], text: string): ReadonlySet<string> | undefined {
+  let found: Set<string> | undefined;
+  for (const intent of intents) {
+    if (!intent.states.test(text)) continue;
+    const stems = coveredStems(intent);
+    if (found === undefined && intents.length === 1) return stems;
+    found ??= new Set();
+    for (const stem of stems) found.add(stem);
+  }
+  return found;
+}
+
+/** The intents' names, for the tests and explain. */
+export function intentNames(intents: readonly Intent[]): string[] {
+  return intents.map((i) => i.name);
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
+import { frameCoveredBy, intentNames, intentsOf } from '../../../src/core/ranking/intents.js';
+import type { Candidate } from '../../../src/core/store.js';
+
+const states = (query: string, text: string): boolean => frameCoveredBy(intentsOf(query), text) !== undefined;
+
+describe('intentsOf: what a question plainly asks about someone', () => {
+  it('reads age, job, home, vehicle, reading and study questions', () => {
+    expect(intentNames(intentsOf('How old is Emir?'))).toEqual(['age']);
+    expect(intentNames(intentsOf('what do I do for a living'))).toEqual(['job']);
+    expect(intentNames(intentsOf("What's Marta's job?"))).toEqual(['job']);
+    expect(intentNames(intentsOf('What does Felix do again?'))).toEqual(['job']);
+    expect(intentNames(intentsOf('where do I live these days?'))).toEqual(['home']);
+    expect(intentNames(intentsOf('what do I drive'))).toEqual(['vehicle']);
+    expect(intentNames(intentsOf('what book am I in the middle of'))).toEqual(['reading']);
+    expect(intentNames(intentsOf('what am I studying?'))).toEqual(['study']);
+  });
+
+  it('reads nothing in other questions', () => {
+    for (const q of ['How do I write a cover letter for an accounting job?', 'What does Marta do on Sundays?', 'Where did my grandmother grow up?', 'Does Marta have any kids?', 'What is Ines allergic to?', 'How much is it?']) {
+      expect(intentsOf(q), q).toEqual([]);
+    }
+  });
+});
+
+describe('frameCoveredBy: whether a memory states what is asked', () => {
+  it('finds an age in "is 10", "turned 12", "a three-year-old", "(12)", a year of birth; not in distances or counts', () => {
+    for (const text of ['Yusuf’s son Emir is 10 and plays chess.', 'My cat Pimenta turned 12 in March.', 'Biscuit is a three-year-old beagle.', 'User has two kids: Musa (12) and Aisha (8).', 'Mia was born in 2019.']) {
+      expect(states('How old is Emir?', text), text).toBe(true);
+    }
+    for (const text of ['Ines runs 10 km every Sunday.', 'My brother Ousmane lives in Dakar with his two kids.', 'The flat is 3 minutes from the station.']) {
+      expect(states('How old is Emir?', text), text).toBe(false);
+    }
+  });
+
+  it('finds a job in "works as", "is a nurse", "I\'m a ... teacher"; not in a diet or a liking', () => {
+    for (const text of ["I'm a secondary school maths teacher in Leeds.", 'Aiko works as an architect.', "Fatima's husband Ibrahim works nights as a security guard.", 'Camila is a veterinarian in Medellín.']) {
+      expect(states('what do I do for a living', text), text).toBe(true);
+    }
+    for (const text of ["I'm a vegetarian.", 'I am a huge fan of jazz.', 'Felix lives in Zurich.']) expect(states('what do I do for a living', text), text).toBe(false);
+  });
+
+  it('finds a home, a vehicle, a book, a course of study', () => {
+    expect(states('where do I live these days?', 'Kenji moved from Osaka to Fukuoka in 2025 for work.')).toBe(true);
+    expect(states('where do I live these days?', 'Kenji plays the guitar.')).toBe(false);
+    expect(states('what do I drive', "Lukas's car is an old VW T4 van.")).toBe(true);
+    expect(states('what book am I in the middle of', "I'm reading the Three-Body trilogy right now.")).toBe(true);
+    expect(states('what am I studying?', 'Fatima is doing an Open University degree in psychology.')).toBe(true);
+    expect(states('what do I drive', 'Tom supports Arsenal.')).toBe(false);
+    // A team is not among them: "She supports Celtic." is as often someone else's (people-facts-3).
+    expect(intentsOf('Which football team does Kirsty support?')).toEqual([]);
+  });
+});
+
+describe('the ranker covers the frame of a question a memory answers', () => {
+  const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', createdAt: '2024-01-01T00:00:00.000Z' };
+  const fact = (id: string, text: string, cosine: number): Candidate => ({
+    memory: { id, uuid: `uuid-${id}`, userId: 'u', app: APP, text, metadata: {}, createdAt: '2025-01-10T09:00:00.000Z', updatedAt: '2025-01-10T09:00:00.000Z', expiresAt: null },
+    cosine,
+    prevId: null,
+    nextId: null,
+  });
+  const ranked = (query: string, candidates: Candidate[], params = {}) => {
+    const ranker = new HybridRanker(params);
+    return new Map(ranker.rank(query, ranker.plan(query, 5), candidates).map((s) => [s.candidate.memory.id, s]));
+  };
+
+  it('covers the words of "How old" with a memory that states an age (intentCovers), and only that', () => {
+    const emir = fact('emir', "Yusuf's son Emir is 10 and plays chess.", 0.45);
+    const on = ranked('How old is Emir?', [emir, fact('walk', 'Yusuf walks to the café.', 0.1)]).get('emir');
+    const off = ranked('How old is Emir?', [emir, fact('walk', 'Yusuf walks to the café.', 0.1)], { intentCovers: false }).get('emir');
+    expect(on?.parts?.words ?? 0).toBeGreaterThan(off?.parts?.words ?? 1);
+    expect(on?.parts?.words).toBeCloseTo(1);
+    const chess = fact('chess', 'Emir plays chess on Fridays.', 0.45);
+    expect(ranked('How old is Emir?', [chess]).get('chess')?.parts?.words).toBe(ranked('How old is Emir?', [chess], { intentCovers: false }).get('chess')?.parts?.words);
+  });
+
+  it('covers the words of "What do I do for a living?" with a memory that states a job (intentCovers)', () => {
+    const teacher = fact('teacher', "I'm a secondary school maths teacher in Leeds.", 0.3);
+    const on = ranked('what do I do for a living', [teacher, fact('run', 'I run every Sunday.', 0.1)]).get('teacher');
+    const off = ranked('what do I do for a living', [teacher, fact('run', 'I run every Sunday.', 0.1)], { intentCovers: false }).get('teacher');
+    expect(on?.parts?.words ?? 0).toBeGreaterThan(off?.parts?.words ?? 1);
+  });
+
+});
