@@ -274,6 +274,9 @@ const ASKS_ABOUT_RELATIVE =
   /['\u2019]s?\s+(?:(?:best|old|new|little|younger|older|big|eldest|youngest|late|ex|step|twin|close)[\s-]+)?(?:friends?|sisters?|brothers?|siblings?|mother|mum|mom|father|dad|parents?|sons?|daughters?|kids?|children|child|babies|baby|husband|wife|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|colleagues?|coworkers?|co-workers?|boss|manager|neighbou?rs?|cousins?|aunts?|uncles?|grand(?:ma|pa|mother|father|parents?|son|daughter|children|kids?)|nieces?|nephews?|family|in-laws?|roommates?|flatmates?|students?|teachers?|team(?:mates?)?|pets?|dogs?|cats?)(?![\p{L}])/iu;
 
 
+/** Implied questions (needs.ts) recalled at most for one message, beside its typed parts (MAX_QUERY_PARTS). */
+export const MAX_IMPLIED_PARTS = 3;
+
 /** Query terms at most (a pasted page must not become a 2,000-term query). */
 const MAX_QUERY_TERMS = 32;
 
@@ -406,7 +409,9 @@ export class HybridRanker implements Ranker {
 
   parts(query: string): string[] {
     const parts = this.#typedParts(query);
-    return [...parts, ...this.#implied(query, parts).map((part) => part.text)];
+    // Each part costs a search (two when it speaks in the first person): a message that touches every need
+    // ("dinner, training and a trip this weekend") is read for the first MAX_IMPLIED_PARTS of them, food first.
+    return [...parts, ...this.#implied(query, parts).slice(0, MAX_IMPLIED_PARTS).map((part) => part.text)];
   }
 
   /** The parts of what the person typed (query-parts.ts). */

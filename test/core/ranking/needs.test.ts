@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
+import { HybridRanker, MAX_IMPLIED_PARTS } from '../../../src/core/ranking/hybrid-ranker.js';
 import { impliedNeeds } from '../../../src/core/ranking/needs.js';
 import { LOCAL_CALLER } from '../../../src/core/types.js';
 import { withHashService } from '../../helpers/hash-service.js';
@@ -49,6 +49,14 @@ describe('impliedNeeds: what a request implies', () => {
     expect(impliedNeeds('When is my next training session?', 'en')).toEqual([]);
     expect(impliedNeeds('How was your weekend?', 'en')).toEqual([]);
     expect(impliedNeeds('I went running on Saturday.', 'en')).toEqual([]);
+  });
+
+  it('recalls at most MAX_IMPLIED_PARTS implied questions for one message, food first', () => {
+    const message = 'Plan my weekend: a dinner with Sara, my long run, a present for my son and the flights to Rome.';
+    expect(impliedNeeds(message, 'en').length).toBeGreaterThan(MAX_IMPLIED_PARTS);
+    const implied = new HybridRanker().parts(message).filter((part) => impliedNeeds(message, 'en').includes(part));
+    expect(implied).toEqual(impliedNeeds(message, 'en').slice(0, MAX_IMPLIED_PARTS));
+    expect(implied[0]).toBe('What am I allergic to?');
   });
 
   it('knows its own questions, and only those: a part it implied, never one the person typed', () => {
