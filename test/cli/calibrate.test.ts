@@ -25,14 +25,14 @@ describe('agent-memory calibrate', () => {
     process.env.MEMORY_MODEL_IDENTITY = 'hash-cli';
     const result = await run('calibrate', '--model', 'hash', '--db', db);
     expect(result.code).toBe(0);
-    expect(result.err[0]).toBe('Calibrating "hash-cli" (256 dimensions) on 3,445 texts of the shipped labelled sets...');
+    expect(result.err[0]).toBe('Calibrating "hash-cli" (256 dimensions) on 3,771 texts of the shipped labelled sets...');
     expect(result.out[0]).toBe('| language | texts | AUC | path | score map (raw→score) | time |');
     const rows = result.out.filter((l) => /^\| [a-z]{2} \|/.test(l));
     expect(rows.map((r) => r.split('|')[1]?.trim())).toEqual(['en', 'zh', 'ja', 'ko', 'de', 'es', 'fr', 'ru', 'pt']);
     // Every row: texts, an AUC, a path, a map through 0.7, a time.
     for (const row of rows) expect(row).toMatch(/^\| [a-z]{2} \| [\d,]+ \| (0\.\d{3}|1\.000) \| (semantic|words) \| 0→0, [\d.]+→0\.7, [\d.]+→1 \| \d+\.\d s \|$/);
-    expect(rows[0]).toMatch(/^\| en \| 2,741 \|/);
-    expect(result.out.join('\n')).toMatch(/3,445 texts embedded in \d+\.\d s\./);
+    expect(rows[0]).toMatch(/^\| en \| 3,067 \|/);
+    expect(result.out.join('\n')).toMatch(/3,771 texts embedded in \d+\.\d s\./);
     expect(result.out.at(-1)).toBe('Stored for "hash-cli" (256 dimensions): every node of this database uses it from its next start.');
 
     const store = SqliteStore.open({ path: db });

@@ -29,7 +29,7 @@ describe.runIf(TRANSFORMERS_INSTALLED)('agent-memory calibrate with a transforme
       notice: (l) => err.push(l),
     });
     expect(code, err.join('\n')).toBe(0);
-    expect(err[0]).toBe(`Calibrating "${MODEL}" (24 dimensions) on 3,445 texts of the shipped labelled sets...`);
+    expect(err[0]).toBe(`Calibrating "${MODEL}" (24 dimensions) on 3,771 texts of the shipped labelled sets...`);
     const rows = out.filter((l) => /^\| [a-z]{2} \|/.test(l));
     expect(rows).toHaveLength(9);
     expect(out.at(-1)).toBe(`Stored for "${MODEL}" (24 dimensions): every node of this database uses it from its next start.`);

@@ -8,12 +8,13 @@ const packed = JSON.parse(readFileSync(PACKED_SETS_PATH, 'utf8')) as PackedLabel
 const sharedEval = process.env.MEMORY_EVAL_DIR ?? resolve('..', 'shared', 'eval');
 
 describe('the labelled sets shipped for calibration', () => {
-  it('hold English facts and dialogue and the facts of every language of the suite, each with right and unanswerable questions', () => {
+  it('hold English facts, chat messages and dialogue and the facts of every language of the suite, each with right and unanswerable questions', () => {
     const data = shippedLabelledSets();
     expect(data.sets.map((s) => `${s.name}:${s.language}`)).toEqual([
       'people-facts:en',
       'people-facts-2:en',
       'people-facts-3:en',
+      'chat:en',
       'longmemeval-dialogue:en',
       ...['zh', 'ja', 'ko', 'de', 'es', 'fr', 'ru', 'pt'].map((l) => `facts-${l}:${l}`),
     ]);

@@ -5,6 +5,7 @@
  *   npm run calibrate:pack
  *
  * - English facts: tools/eval/data/people-facts, people-facts-2 and people-facts-3 (ours), every user;
+ * - English chat messages over memories in three styles: tools/eval/data/chat (ours; the check sets never ship);
  * - English dialogue: a few users of LongMemEval-S (MIT licence; ../shared/eval/longmemeval-dev), their sessions
  *   that hold an answer and the first sessions besides them, so the haystack stays small; LoCoMo is CC BY-NC and
  *   never ships;

@@ -64,7 +64,9 @@ function dialogueSubset(data: EvalData): EvalData {
 }
 
 export function packLabelledSets(): PackedLabelledSets {
-  const sets: PackedLabelledSets['sets'] = ENGLISH_FACT_SETS.map((name) => packSet(name, 'en', loadEvalData(join(dataDir, name)), true));
+  // The chat tuning set too (never a check set): a fit on clean questions alone put 0.7 higher than chat messages,
+  // and the built-in map, want (people-facts held out: raw 0.455 against 0.405 built in, 0.43 with chat).
+  const sets: PackedLabelledSets['sets'] = [...ENGLISH_FACT_SETS, 'chat'].map((name) => packSet(name, 'en', loadEvalData(join(dataDir, name)), true));
   const lme = join(sharedDir, 'longmemeval-dev');
   if (!existsSync(join(lme, 'queries.jsonl'))) throw new Error(`${lme} is missing: the English dialogue set is packed from it.`);
   sets.push(packSet('longmemeval-dialogue', 'en', dialogueSubset(loadEvalData(lme)), false));
