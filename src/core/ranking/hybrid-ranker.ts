@@ -307,6 +307,8 @@ interface TextReading {
   self: boolean;
   /** Read on the first question that asks for a kind of answer (answer-kind.ts). */
   answers?: AnswerFacts;
+  /** Which intents (intents.ts) the text states, by name, as far as questions have asked. */
+  intents?: Map<string, boolean>;
 }
 
 /**
@@ -523,7 +525,8 @@ export class HybridRanker implements Ranker {
 
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
     const intents = p.intentCovers && plan.language === 'en' ? intentsOf(query) : [];
-    const frameOf = (f: Features): ReadonlySet<string> | undefined => (intents.length === 0 ? undefined : frameCoveredBy(intents, f.candidate.memory.text));
+    const frameOf = (f: Features): ReadonlySet<string> | undefined =>
+      intents.length === 0 ? undefined : frameCoveredBy(intents, f.candidate.memory.text, (f.reading.intents ??= new Map()));
     // A first-person question over facts stored about the user one by one (RankerParams.selfLift).
     const selfQuery = p.selfLift !== 1 && speaksAsSelf(query);
     const lengthFactor = (f: Features): number =>

@@ -93,11 +93,20 @@ export function intentsOf(query: string): readonly Intent[] {
   return INTENTS.filter((intent) => intent.asks.test(query));
 }
 
-/** The frame words of the asked intents that a memory states (undefined when it states none of them). */
-export function frameCoveredBy(intents: readonly Intent[], text: string): ReadonlySet<string> | undefined {
+/**
+ * The frame words of the asked intents that a memory states (undefined when it states none of them). `known`: what
+ * was read of this text before, by intent name (the ranker keeps it with the text's reading, so recalls over one
+ * user's memories test each pattern on each text once).
+ */
+export function frameCoveredBy(intents: readonly Intent[], text: string, known?: Map<string, boolean>): ReadonlySet<string> | undefined {
   let found: Set<string> | undefined;
   for (const intent of intents) {
-    if (!intent.states.test(text)) continue;
+    let states = known?.get(intent.name);
+    if (states === undefined) {
+      states = intent.states.test(text);
+      known?.set(intent.name, states);
+    }
+    if (!states) continue;
     const stems = coveredStems(intent);
     if (found === undefined && intents.length === 1) return stems;
     found ??= new Set();

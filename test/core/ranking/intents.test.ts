@@ -53,6 +53,15 @@ describe('frameCoveredBy: whether a memory states what is asked', () => {
   });
 });
 
+describe('frameCoveredBy remembers what it read of a text', () => {
+  it('fills the map it is given, and reads it before the patterns', () => {
+    const known = new Map<string, boolean>();
+    expect(frameCoveredBy(intentsOf('How old is Emir?'), 'Emir is 10.', known)).toBeDefined();
+    expect(known.get('age')).toBe(true);
+    expect(frameCoveredBy(intentsOf('How old is Emir?'), 'Emir is 10.', new Map([['age', false]]))).toBeUndefined();
+  });
+});
+
 describe('the ranker covers the frame of a question a memory answers', () => {
   const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', createdAt: '2024-01-01T00:00:00.000Z' };
   const fact = (id: string, text: string, cosine: number): Candidate => ({
