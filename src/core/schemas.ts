@@ -450,6 +450,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory about the user in the third person or as a note ("User drives a Toyota.") met by a question in the first person ("what do I drive?"), which the words and the model read further apart than they are.'),
+    intent: z
+      .string()
+      .optional()
+      .describe('What an English question plainly asks (age, job, home, vehicle, reading, study; comma-separated) that the memory states without the question\'s words: those words count as covered ("Emir is 10." for "How old is Emir?").'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z

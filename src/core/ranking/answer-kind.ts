@@ -82,7 +82,7 @@ export interface AnswerFacts {
   colour: boolean;
   /** An amount or an age: a digit that is not a year ("a 2017 Jetta" is a date), a number word, a currency sign. */
   number: boolean;
-  /** A calendar date or part of one: a month, a day of the month, a year, "next week". */
+  /** A calendar date or part of one: a month, a day of the month ("the 14th", "18/10"), a year of birth, "next week". */
   date: boolean;
 }
 

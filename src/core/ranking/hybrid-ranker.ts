@@ -4,7 +4,7 @@ import { TermWeights } from './coverage.js';
 import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
-import { frameCoveredBy, intentsOf } from './intents.js';
+import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
@@ -273,7 +273,6 @@ export function sameName(a: string, b: string): boolean {
 const ASKS_ABOUT_RELATIVE =
   /['\u2019]s?\s+(?:(?:best|old|new|little|younger|older|big|eldest|youngest|late|ex|step|twin|close)[\s-]+)?(?:friends?|sisters?|brothers?|siblings?|mother|mum|mom|father|dad|parents?|sons?|daughters?|kids?|children|child|babies|baby|husband|wife|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|colleagues?|coworkers?|co-workers?|boss|manager|neighbou?rs?|cousins?|aunts?|uncles?|grand(?:ma|pa|mother|father|parents?|son|daughter|children|kids?)|nieces?|nephews?|family|in-laws?|roommates?|flatmates?|students?|teachers?|team(?:mates?)?|pets?|dogs?|cats?)(?![\p{L}])/iu;
 
-
 /** Implied questions (needs.ts) recalled at most for one message, beside its typed parts (MAX_QUERY_PARTS). */
 export const MAX_IMPLIED_PARTS = 3;
 
@@ -307,8 +306,8 @@ interface TextReading {
   self: boolean;
   /** Read on the first question that asks for a kind of answer (answer-kind.ts). */
   answers?: AnswerFacts;
-  /** Which intents (intents.ts) the text states, by name, as far as questions have asked. */
-  intents?: Map<string, boolean>;
+  /** Which intents (intents.ts) the text states, as far as questions have asked. */
+  intents?: Map<Intent, boolean>;
 }
 
 /**
@@ -532,7 +531,7 @@ export class HybridRanker implements Ranker {
     const lengthFactor = (f: Features): number =>
       p.lengthExponent > 0 && f.reading.contentWords > p.lengthWords ? (p.lengthWords / f.reading.contentWords) ** p.lengthExponent : 1;
     const evidences = features.map((f) => {
-      // A memory that states an age answers "How old ...?" though it never says "old" ("Emir is 10 and plays chess.").
+      // A memory that states what the question plainly asks covers its frame ("Emir is 10" and "How old ...?").
       const coverage = weights.coverage(f.reading.stems, frameOf(f)) * lengthFactor(f);
       const evidence = (semantic: number, c: number): number => evidenceOf(f, semantic, c);
       const own = evidence(f.semantic, coverage);
@@ -585,6 +584,8 @@ export class HybridRanker implements Ranker {
       if (other !== 1) parts.otherPerson = other;
       if (byName !== 1) parts.nameOnly = byName;
       if (self !== 1) parts.selfLift = self;
+      const stated = intents.filter((i) => f.reading.intents?.get(i) === true);
+      if (stated.length > 0) parts.intent = intentNames(stated).join(',');
       // Turns of a conversation are not restatements of one another: newer-first is for facts stored one by one.
       parts.language = f.reading.language;
       parts.path = native(f) ? 'semantic' : 'words';

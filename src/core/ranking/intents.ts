@@ -12,8 +12,8 @@ import { stemIn } from '../text/analyze.js';
  * near miss: "Does Marta have kids?" over "Marta lives in Porto.") gains nothing.
  */
 
-interface Intent {
-  name: string;
+export interface Intent {
+  readonly name: string;
   /** The question asks for it. */
   asks: RegExp;
   /** A memory states it. */
@@ -95,16 +95,16 @@ export function intentsOf(query: string): readonly Intent[] {
 
 /**
  * The frame words of the asked intents that a memory states (undefined when it states none of them). `known`: what
- * was read of this text before, by intent name (the ranker keeps it with the text's reading, so recalls over one
- * user's memories test each pattern on each text once).
+ * was read of this text before, by intent (the ranker keeps it with the text's reading, so recalls over one user's
+ * memories test each pattern on each text once).
  */
-export function frameCoveredBy(intents: readonly Intent[], text: string, known?: Map<string, boolean>): ReadonlySet<string> | undefined {
+export function frameCoveredBy(intents: readonly Intent[], text: string, known?: Map<Intent, boolean>): ReadonlySet<string> | undefined {
   let found: Set<string> | undefined;
   for (const intent of intents) {
-    let states = known?.get(intent.name);
+    let states = known?.get(intent);
     if (states === undefined) {
       states = intent.states.test(text);
-      known?.set(intent.name, states);
+      known?.set(intent, states);
     }
     if (!states) continue;
     const stems = coveredStems(intent);
@@ -115,7 +115,7 @@ export function frameCoveredBy(intents: readonly Intent[], text: string, known?:
   return found;
 }
 
-/** The intents' names, for the tests and explain. */
+/** The intents' names (explain.intent). */
 export function intentNames(intents: readonly Intent[]): string[] {
   return intents.map((i) => i.name);
 }

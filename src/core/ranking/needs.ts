@@ -114,7 +114,8 @@ const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dón
 
 /**
  * A question whether something is all right for someone ("Can I eat soba?", "Is hummus safe for me?", "Are they
- * ok for him?"): what the memory must supply is the same as for a choice, when the message is about food.
+ * ok for him?", "Can I do it?", "What can I take?"): what the memory must supply is the same as for a choice, for
+ * the need the message is about anywhere in it.
  */
 const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\p{Lu}\p{L}+)\s+(?:eat|have|drink|try|order|take|do|go|join|come|manage|handle)|(?:safe|ok|okay|alright|all right|fine|good idea)\s+(?:for|to)|watch out for|be careful (?:with|about)|worry about)(?![\p{L}])/iu;
 

@@ -83,18 +83,19 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
       context.push(sentence.text);
       continue;
     }
-    // A question leans on the statements just before it ("Hana turns eight soon. What is she into?"); one with none
-    // before it that points back is read with the name it points at, if any (withNameFor), in its place.
-    const alone = context.length === 0 && pointsBack(sentence.text) ? withNameFor(sentence.text, earlier.slice(0, -1).join(' ')) : undefined;
-    asks.push(alone ?? [...context, sentence.text].join(' '));
-    // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
-    // me, do you have some?"): then it means nothing without them.
-    if (context.length > 0 && !pointsBack(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(sentence.text);
-    else if (alone === undefined) {
-      // Or with the one person the message named before in place of "he" or "her" ("Felix is coming over tonight.
-      // What does he do again?" -> "What does Felix do again?"): the question alone, as if asked so.
-      const resolved = withNameFor(sentence.text, earlier.slice(0, -1).join(' '));
-      if (resolved !== undefined) asks.push(resolved);
+    // The question with the one person the message named before in place of "he" or "her" ("Felix is coming over
+    // tonight. What does he do again?" -> "What does Felix do again?"), if it has such a pronoun and one such name.
+    const resolved = withNameFor(sentence.text, earlier.slice(0, -1).join(' '));
+    if (context.length === 0 && resolved !== undefined && pointsBack(sentence.text)) {
+      // Nothing before it to lean on: read with the name it points at, in its place.
+      asks.push(resolved);
+    } else {
+      // A question leans on the statements just before it ("Hana turns eight soon. What is she into?").
+      asks.push([...context, sentence.text].join(' '));
+      // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
+      // me, do you have some?"): then it means nothing without them, but may with the name it points at.
+      if (context.length > 0 && !pointsBack(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(sentence.text);
+      else if (resolved !== undefined) asks.push(resolved);
     }
     context = [];
   }
