@@ -30,10 +30,11 @@ const AGE = new RegExp(
 const OCCUPATIONS =
   'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed';
 const JOB = new RegExp(
-  String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS})s?\b`,
+  String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS}|\p{L}{3,}(?:ist|ician))s?\b`,
   'iu',
 );
-const SUBJECT = String.raw`(?:i|you|he|she|they|we|\p{Lu}\p{L}+)`;
+/** Who a question asks about: a pronoun, a name, a relative ("my sister", "Ana's husband"). */
+const SUBJECT = String.raw`(?:(?:my|your|his|her|their|our|\p{Lu}\p{L}+['\u2019]s)\s+\p{L}+|i|you|he|she|they|we|\p{Lu}\p{L}+)`;
 
 const INTENTS: readonly Intent[] = [
   {
@@ -45,7 +46,7 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'job',
     asks: new RegExp(
-      String.raw`\bfor a living\b|\bfor work\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work)\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
+      String.raw`\bfor a living\b|\bfor work\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
       'iu',
     ),
     states: JOB,
@@ -54,7 +55,7 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'home',
     asks: new RegExp(
-      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere (?:am|is|are) ${SUBJECT} (?:based|living|staying)\b|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b`,
+      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere (?:am|is|are) ${SUBJECT} (?:based|living|staying)\b|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b|\bwhere(?:['\u2019]s| is| are) (?:my \p{L}+|\p{Lu}\p{L}+) (?:these days|nowadays|now|at the moment|living)\b|\bwhich (?:city|town|country) (?:do|does|did) ${SUBJECT} live\b`,
       'iu',
     ),
     states: /\b(?:lives?|living|lived|moved|relocated|based|settled)\s+(?:in|to|from|near|at|with|outside|just outside)\b|\b(?:flat|house|apartment|home|place)\s+(?:is\s+)?(?:in|near|on)\b/iu,
@@ -62,8 +63,8 @@ const INTENTS: readonly Intent[] = [
   },
   {
     name: 'vehicle',
-    asks: new RegExp(String.raw`\bwhat (?:do|does|did) ${SUBJECT} drive\b|\bwhat (?:kind of |sort of |make of )?(?:car|vehicle)\b|\bwhich car\b`, 'iu'),
-    states: /\b(?:drives?|driving|drove|car|van|truck|motorbike|motorcycle|scooter|suv|hatchback|pickup)\b/iu,
+    asks: new RegExp(String.raw`\bwhat (?:do|does|did) ${SUBJECT} drive\b|\bwhat (?:kind of |sort of |make of )?(?:car|vehicle)\b|\bwhich car\b|\bwhat(?:['\u2019]s| is| was)? (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:car|vehicle|ride)\b`, 'iu'),
+    states: /\b(?:drives?|drove|driving) (?:a|an|the|his|her|their|my|an old|a new)\b|\b(?:car|cars|van|minivan|truck|motorbike|motorcycle|scooter|suv|hatchback|pickup|estate|saloon|convertible)\b/iu,
     covers: ['drive', 'car', 'vehicle'],
   },
   {
@@ -74,9 +75,27 @@ const INTENTS: readonly Intent[] = [
   },
   {
     name: 'study',
-    asks: new RegExp(String.raw`\bwhat (?:am|is|are) ${SUBJECT} studying\b|\bwhat (?:do|does|did) ${SUBJECT} study\b|\bwhat (?:degree|course|subject)\b`, 'iu'),
+    asks: new RegExp(String.raw`\bwhat (?:am|is|are) ${SUBJECT} studying\b|\bwhat (?:do|does|did) ${SUBJECT} study\b|\bwhat (?:degree|course|subject)\b|\b(?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:degree|major|course)\b`, 'iu'),
     states: /\b(?:studying|studies|studied|degree|course|student|phd|master['\u2019]?s|bachelor['\u2019]?s|majoring)\b/iu,
     covers: ['study', 'studying', 'degree', 'course', 'subject'],
+  },
+  {
+    name: 'languages',
+    asks: new RegExp(String.raw`\b(?:what|which|how many) languages? (?:do|does|did|can) ${SUBJECT}\b|\bwhat (?:do|does|can) ${SUBJECT} speak\b|\b(?:does|do|can) ${SUBJECT} speak\b`, 'iu'),
+    states: /\b(?:speaks?|spoke|speaking|fluent|native|bilingual|trilingual|languages?|mother tongue)\b/iu,
+    covers: ['language', 'languages', 'speak', 'know'],
+  },
+  {
+    name: 'music',
+    asks: /\b(?:songs?|music|singers?|bands?|musicians?|artists?|albums?)\b|\blisten(?:s|ing)? to\b/iu,
+    states: /\b(?:singers?|bands?|music|songs?|albums?|rapper|composer|musician|listens?|listening|concerts?|gigs?|playlist)\b/iu,
+    covers: ['song', 'songs', 'music', 'singer', 'band', 'musician', 'artist', 'album', 'listen', 'love', 'like'],
+  },
+  {
+    name: 'commute',
+    asks: /\bcommut(?:e|es|ing)\b|\b(?:get|go|travel) to (?:work|the office|school)\b/iu,
+    states: /\b(?:to work|to the office|commutes?|commuting|cycles|bikes|rides?|drives|takes the (?:train|bus|tram|metro|subway|ferry))\b/iu,
+    covers: ['commute', 'get', 'go', 'travel', 'use', 'work', 'office'],
   },
 ];
 

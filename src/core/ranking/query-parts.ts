@@ -17,7 +17,15 @@ const POINTS_BACK =
 const OWN_ANTECEDENT = /(?:^|\s)(?:the|my|our|your|a|an)\s+\p{L}+|(?<=\S\s+)\p{Lu}\p{Ll}+/u;
 const POSSESSIVE_OR_OBJECT = /(?<![\p{L}\p{N}])(?:his|her|their|its|him|them)(?![\p{L}\p{N}])/iu;
 
+/**
+ * "this", "that", "these", "next" before a span of time ("this weekend", "that week") point at the calendar, not at
+ * something said before: "Am I on call this weekend?" stands alone.
+ */
+const DEICTIC_TIME =
+  /(?<![\p{L}\p{N}])(?:this|that|these|those)\s+(?:(?:coming|past|whole)\s+)?(?:morning|afternoon|evening|night|weekend|weekends|week|weeks|month|months|year|years|summer|winter|spring|autumn|fall|season|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![\p{L}\p{N}])/giu;
+
 function pointsBack(sentence: string): boolean {
+  sentence = sentence.replace(DEICTIC_TIME, ' ');
   if (!POINTS_BACK.test(sentence)) return false;
   // Only possessives and objects among the pointing words, each after something of the sentence's own: not back.
   const pointing = [...sentence.matchAll(new RegExp(POINTS_BACK.source, 'giu'))];

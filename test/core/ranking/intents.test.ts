@@ -17,8 +17,26 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(intentNames(intentsOf('what am I studying?'))).toEqual(['study']);
   });
 
+  it('reads the same in other words: a kind of work, where someone is these days, a vehicle, a degree', () => {
+    expect(intentNames(intentsOf('what kind of work does my sister do'))).toEqual(['job']);
+    expect(intentNames(intentsOf("where's Javed these days"))).toEqual(['home']);
+    expect(intentNames(intentsOf('where is my brother living'))).toEqual(['home']);
+    expect(intentNames(intentsOf('which city does Ana live in?'))).toEqual(['home']);
+    expect(intentNames(intentsOf("what's my vehicle again"))).toEqual(['vehicle']);
+    expect(intentNames(intentsOf("what's my brother's degree in?"))).toEqual(['study']);
+  });
+
+  it('reads languages, music and the commute', () => {
+    expect(intentNames(intentsOf('which languages do I know?'))).toEqual(['languages']);
+    expect(intentNames(intentsOf('does Hamid speak French?'))).toEqual(['languages']);
+    expect(intentNames(intentsOf('whose songs do I love most?'))).toEqual(['music']);
+    expect(intentNames(intentsOf('what band is Yuna into'))).toEqual(['music']);
+    expect(intentNames(intentsOf('what do I use for my commute?'))).toEqual(['commute']);
+    expect(intentNames(intentsOf('how do I get to work?'))).toEqual(['commute']);
+  });
+
   it('reads nothing in other questions', () => {
-    for (const q of ['How do I write a cover letter for an accounting job?', 'What does Marta do on Sundays?', 'Where did my grandmother grow up?', 'Does Marta have any kids?', 'What is Ines allergic to?', 'How much is it?']) {
+    for (const q of ['How do I write a cover letter for an accounting job?', 'What does Marta do on Sundays?', 'Where did my grandmother grow up?', 'Does Marta have any kids?', 'What is Ines allergic to?', 'How much is it?', 'What language is spoken in Brazil?', 'How often should I change the oil in my car?', 'Where is the nearest pharmacy?']) {
       expect(intentsOf(q), q).toEqual([]);
     }
   });
@@ -48,8 +66,29 @@ describe('frameCoveredBy: whether a memory states what is asked', () => {
     expect(states('what book am I in the middle of', "I'm reading the Three-Body trilogy right now.")).toBe(true);
     expect(states('what am I studying?', 'Fatima is doing an Open University degree in psychology.')).toBe(true);
     expect(states('what do I drive', 'Tom supports Arsenal.')).toBe(false);
+    expect(states("what's my vehicle again", 'User drives a silver Honda Odyssey minivan.')).toBe(true);
+    // Driving for a living, or in the snow, names no vehicle.
+    expect(states("what's my vehicle again", 'I drive for a courier company, mostly night routes.')).toBe(false);
+    expect(states("what's my vehicle again", "I don't like snow, and winter driving makes me nervous.")).toBe(false);
+    expect(states("what's Rafa's job?", 'Rafael is a dental hygienist.')).toBe(true);
+    expect(states("what's Rafa's job?", 'Ana is a pianist.')).toBe(true);
+    expect(states("what's Rafa's job?", 'Rafael is a realist.')).toBe(true);
     // A team is not among them: "She supports Celtic." is as often someone else's (people-facts-3).
     expect(intentsOf('Which football team does Kirsty support?')).toEqual([]);
+  });
+});
+
+describe('frameCoveredBy: languages, music, the commute', () => {
+  it('finds a language spoken, a singer or band, a way to work; not a topic nearby', () => {
+    expect(states('which languages do I know?', 'Hamid speaks Dari, Pashto and English.')).toBe(true);
+    expect(states('which languages do I know?', "I'm fluent in Greek.")).toBe(true);
+    expect(states('which languages do I know?', 'Hamid is a taxi driver.')).toBe(false);
+    expect(states('whose songs do I love most?', "Haeun's favourite singer is IU.")).toBe(true);
+    expect(states('whose songs do I love most?', 'I listen to a lot of Fela Kuti.')).toBe(true);
+    expect(states('whose songs do I love most?', "Haeun's favourite food is tteokbokki.")).toBe(false);
+    expect(states('what do I use for my commute?', 'I ride a red Vespa to work.')).toBe(true);
+    expect(states('what do I use for my commute?', 'User takes the train to Bucharest once a month.')).toBe(true);
+    expect(states('what do I use for my commute?', 'I work from home on Fridays.')).toBe(false);
   });
 });
 

@@ -48,6 +48,9 @@ describe('queryParts', () => {
     // A possessive after a noun of its own sentence points at that noun ("the boys ... their dad"), not back.
     expect(queryParts("Morning. Coffee hasn't kicked in yet. Which weekends do the boys go to their dad's?")).toContain("Which weekends do the boys go to their dad's?");
     expect(queryParts("Mum's check-up went fine. What's her condition called again?")).not.toContain("What's her condition called again?");
+    // "this weekend" points at the calendar; "this" alone points back.
+    expect(queryParts('Brutal shift, the scanner broke down twice. Am I on call this weekend?')).toContain('Am I on call this weekend?');
+    expect(queryParts('Mum made a cake with walnuts. Can I eat this?')).not.toContain('Can I eat this?');
     // Elsewhere "you" still points back (at the assistant's view of what was said): not alone.
     expect(queryParts('Felix is coming over. What do you think he likes?')).not.toContain('What do you think he likes?');
   });
