@@ -153,9 +153,11 @@ const AGENT_NOTE = /^(?:(?:The )?user(?:'s)?|(?:Der|Die) Nutzer(?:in)?s?|(?:El|L
 const FIRST_PERSON = /(?<![\p{L}'])(?:I|I'm|I've|I'd|my|me|[Ii]ch|[Mm]ein|[Mm]eine|[Mm]ir|[Mm]ich|[Mm]i|[Mm]e|[Yy]o|[Jj]uego)(?![\p{L}'])/u;
 const NAME_MEMORY = /^(?:My name is|User's name is|Ich heiße|Me llamo|El usuario se llama) /;
 /** People a set has at least: the German and Spanish set is the smaller one. */
-const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-check-2': 10, 'chat-de-es': 4 };
+const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-check-2': 10, 'chat-check-4': 10, 'chat-de-es': 4 };
+/** The user ids of the later check sets, each its own prefix; the others' are `u-chat-<first>-<last>`. */
+const USER_ID: Partial<Record<(typeof CHAT_SETS)[number], RegExp>> = { 'chat-check-2': /^u-chat2-[a-z]+-[a-z]+$/, 'chat-check-4': /^u-chat4-[a-z]+-[a-z]+$/ };
 /** The check-only chat sets, written after the tuning set with other people: never tuned on. */
-const CHAT_CHECK_SETS = ['chat-check', 'chat-check-2'];
+const CHAT_CHECK_SETS = ['chat-check', 'chat-check-2', 'chat-check-4'];
 
 describe.each(CHAT_SETS)('%s', (name) => {
   const dir = `${DATA}${name}`;
@@ -172,7 +174,7 @@ describe.each(CHAT_SETS)('%s', (name) => {
     expect(users.length).toBeGreaterThanOrEqual(MIN_PEOPLE[name]);
     expect(new Set(data.queries.map((q) => q.userId))).toEqual(new Set(users));
     for (const user of users) {
-      expect(user).toMatch(name === 'chat-check-2' ? /^u-chat2-[a-z]+-[a-z]+$/ : /^u-chat-[a-z]+-[a-z]+$/);
+      expect(user).toMatch(USER_ID[name] ?? /^u-chat-[a-z]+-[a-z]+$/);
       expect(byUser(data.memories, user).length).toBeGreaterThanOrEqual(15);
       expect(byUser(data.queries, user)).toHaveLength(12);
     }
