@@ -43,8 +43,10 @@ const SMALL_TALK_WORDS = new Set(
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
 const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
-/** A sentence that opens like a question, with or without its mark. */
-const QUESTION_OPENING = /^(?:what|what's|whats|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
+/** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
+const QUESTION_TAIL = /\b(?:what|when|where|who|which|how)(?:\s+(?:again|exactly|now|then|though))?\s*$/iu;
+/** A sentence that opens like a question, with or without its mark (common typos too: "wich", "wat"). */
+const QUESTION_OPENING = /^(?:what|what's|whats|wat|wats|wut|wich|whch|wen|wher|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
 
 /** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
 const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
@@ -104,6 +106,7 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (/[?？¿]/u.test(sentence)) return 'question';
   if (REQUEST.test(text)) return 'request';
   if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
+  if (QUESTION_TAIL.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
   if (!readAsEnglish(text, tokens)) {
     // Chinese and Japanese ask with a particle as often as with a mark, and write a whole sentence as one "word".

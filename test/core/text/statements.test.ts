@@ -20,6 +20,9 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     // An explicit "remember" keeps what follows it.
     ['Remember that I\'m allergic to shellfish.', 'I\'m allergic to shellfish.'],
     ['Dr. Bianchi is my doctor.', 'Dr. Bianchi is my doctor.'],
+    // A question word inside is no question ("how" the user makes it, "where" they live).
+    ['I know how to make pierogi.', 'I know how to make pierogi.'],
+    ['Marta lives where the tram ends.', 'Marta lives where the tram ends.'],
     ['Ich bin Vegetarierin.', 'Ich bin Vegetarierin.'],
     ['Tengo dos gatos.', 'Tengo dos gatos.'],
     ['Annas Bruder heißt Jonas.', 'Annas Bruder heißt Jonas.'],
@@ -32,6 +35,10 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     'Can I eat peanut butter?',
     'Can I order the prawn curry? What am I allergic to?',
     'what am I allergic to',
+    // Typed in a hurry: a typo in the question word, or the question word last.
+    'wat time is my dentist appointment',
+    "my sister's bday is when again",
+    'and Marta lives where',
     'suggest a restaurant for dinner with my sister',
     'Please book a table for two at 8.',
     'I need a restaurant for tonight.',
@@ -66,7 +73,7 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
   });
 
   it('reads every memory of the chat sets as a statement, and keeps nothing of their plain and unanswerable messages', () => {
-    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-de-es']) {
+    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-de-es']) {
       const data = loadEvalData(`${DATA}${name}`);
       expect(data.memories.filter((m) => statementsOf(m.text) !== m.text).map((m) => m.text)).toEqual([]);
       const asked = data.queries.filter((q) => q.category === 'plain' || q.category === 'unanswerable');
