@@ -442,6 +442,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory about someone else by name than the person the query names ("Fatima\'s birthday ..." for "When is Musa\'s birthday?").'),
+    otherRelative: z
+      .number()
+      .optional()
+      .describe('Factor for a memory about another of the user\'s relatives than the one the query asks about ("My daughter Itzel is 7." for "How old is my mom?").'),
     nameOnly: z
       .number()
       .optional()
@@ -453,7 +457,7 @@ export const scorePartsSchema = z
     intent: z
       .string()
       .optional()
-      .describe('What an English question plainly asks (age, job, home, vehicle, reading, study; comma-separated) that the memory states without the question\'s words: those words count as covered ("Emir is 10." for "How old is Emir?").'),
+      .describe('What an English question plainly asks (age, job, home, vehicle, reading, study, languages, music, commute; comma-separated) that the memory states without the question\'s words: those words count as covered ("Emir is 10." for "How old is Emir?").'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z

@@ -38,6 +38,10 @@ const MONTHS = new Set(
   `january february march april may june july august september october november december jan feb mar apr jun jul aug sep
   sept oct nov dec`.split(/\s+/u),
 );
+const MONTH_NAMES = [...MONTHS].join('|');
+/** A day of the month written with its month, either way round. */
+const DAY_OF_MONTH = new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:${MONTH_NAMES})\b|\b(?:${MONTH_NAMES})\.?\s+\d{1,2}(?:st|nd|rd|th)?\b`, 'giu');
+
 /** Calendar words are capitalised but name no person, pet or place. */
 const CALENDAR = new Set(
   `january february march april may june july august september october november december monday tuesday wednesday
@@ -99,7 +103,11 @@ export function answerFactsOf(text: string): AnswerFacts {
     date:
       all.some((w) => MONTHS.has(w) || /^\d{1,2}(?:st|nd|rd|th)$/u.test(w)) ||
       /\bborn\b[^.!?]*\b(?:19|20)\d\d\b|\d{1,2}[./-]\d{1,2}|\b(?:next|last|this) (?:week|month|year)\b|\btomorrow\b|\btoday\b/iu.test(text),
-    number: /[$€£¥]/u.test(text) || /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) || all.some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w))),
+    number:
+      /[$€£¥]/u.test(text) ||
+      /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) ||
+      // The day of a date ("30 January", "May 9th") is no amount: "Callum's birthday is 30 January." says no age.
+      words(text.replace(DAY_OF_MONTH, ' ')).some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w))),
   };
 }
 
@@ -126,7 +134,8 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
  * of them): the person the memories are about is in most of them and is never the name asked for.
  */
 export function knownNames(query: string, candidates: readonly AnswerFacts[]): Set<string> {
-  const known = new Set(words(query));
+  // "User" opens an agent's note and "I" is capitalised everywhere: neither is a name that answers.
+  const known = new Set([...words(query), 'i', 'user', 'users']);
   const counts = new Map<string, number>();
   for (const facts of candidates) for (const name of facts.names) counts.set(name, (counts.get(name) ?? 0) + 1);
   const common = Math.max(3, candidates.length / 4);

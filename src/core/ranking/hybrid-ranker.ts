@@ -5,6 +5,7 @@ import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
+import { aboutOtherRelative, askedRelations, relationsIn } from './relatives.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
@@ -76,6 +77,12 @@ export interface RankerParams {
    * the user's memories know, and is not a turn of a conversation, has its evidence multiplied by this (1: off).
    */
   otherPersonFactor: number;
+  /**
+   * The same for a question about one of the user's relatives ("How old is my mom?", "What's Kofi's wife called?",
+   * relatives.ts): a memory that names relatives, none of them one the question asks about ("My daughter Itzel is
+   * 7."), and is not a turn, has its evidence multiplied by this (1: off). English only.
+   */
+  otherRelativeFactor: number;
   /**
    * A memory that meets an English question about someone by name only through the name ("Does Marta have any
    * kids?" over "User's sister Marta lives in Porto."): none of the question's other words, nor a form or related
@@ -197,6 +204,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // right answer of the suite lacks the kind its question asks for).
   answerKindFactor: 0.6,
   otherPersonFactor: 0.6,
+  otherRelativeFactor: 0.6,
   nameOnlyFactor: 0.8,
   nameOnlyCosine: 0.55,
   supersedeMargin: 0.15,
@@ -251,6 +259,8 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
     ...overrides,
   };
 }
+
+const NO_RELATIONS: ReadonlySet<string> = new Set();
 
 /** Capitalised words that name nobody for otherPersonFactor: the pronoun, an agent's word for the user. */
 const NOT_NAMES = new Set(['i', 'user', 'users']);
@@ -308,6 +318,8 @@ interface TextReading {
   answers?: AnswerFacts;
   /** Which intents (intents.ts) the text states, as far as questions have asked. */
   intents?: Map<Intent, boolean>;
+  /** The relatives the text names (relatives.ts), read on the first question about one. */
+  relations?: ReadonlySet<string>;
 }
 
 /**
@@ -522,6 +534,10 @@ export class HybridRanker implements Ranker {
       return names.length > 0 && !named.some((name) => names.some((other) => sameName(name, other)));
     };
 
+    // The user's relatives the question asks about ("my mom", "Kofi's wife"): a memory about another one is no answer.
+    const relatives = p.otherRelativeFactor < 1 && plan.language === 'en' ? askedRelations(query) : NO_RELATIONS;
+    const aboutOtherKin = (f: Features): boolean => relatives.size > 0 && aboutOtherRelative(relatives, (f.reading.relations ??= relationsIn(f.candidate.memory.text)));
+
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
     const intents = p.intentCovers && plan.language === 'en' ? intentsOf(query) : [];
     const frameOf = (f: Features): ReadonlySet<string> | undefined =>
@@ -557,14 +573,15 @@ export class HybridRanker implements Ranker {
             [before, after].some((n) => n !== undefined && sameConversation(f, n) && offers.get(n.candidate.memory.id) === true);
       const kindFactor = answer === false ? p.answerKindFactor : 1;
       const other = !turn && aboutOther(f) ? p.otherPersonFactor : 1;
-      const byName = !turn && other === 1 && answer !== true && nameOnly(f) ? p.nameOnlyFactor : 1;
+      const kin = !turn && other === 1 && aboutOtherKin(f) ? p.otherRelativeFactor : 1;
+      const byName = !turn && other === 1 && kin === 1 && answer !== true && nameOnly(f) ? p.nameOnlyFactor : 1;
       const asked = f.reading.asks && !turn ? p.questionFactor : 1;
       const self = selfQuery && !turn && !f.reading.self ? p.selfLift : 1;
-      return { f, coverage, own, best, brevity, dated, turn, answer, asked, other, byName, self, evidence: (best * brevity + dated) * kindFactor * asked * other * byName * self };
+      return { f, coverage, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: (best * brevity + dated) * kindFactor * asked * other * kin * byName * self };
     });
     const absent = weights.absentShare();
     const top = evidences.reduce((m, e) => Math.max(m, e.evidence), 0);
-    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, other, byName, self, evidence: e }): ScoredCandidate & { covered: string } => {
+    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: e }): ScoredCandidate & { covered: string } => {
       const raw = top > 0 && e > 0 ? e * (e / top) ** p.bestGap : e;
       const gap = e - raw;
       const parts: ScoreParts = {
@@ -582,6 +599,7 @@ export class HybridRanker implements Ranker {
       if (answer !== undefined) parts.answer = answer ? 1 : 0;
       if (asked !== 1) parts.question = asked;
       if (other !== 1) parts.otherPerson = other;
+      if (kin !== 1) parts.otherRelative = kin;
       if (byName !== 1) parts.nameOnly = byName;
       if (self !== 1) parts.selfLift = self;
       const stated = intents.filter((i) => f.reading.intents?.get(i) === true);

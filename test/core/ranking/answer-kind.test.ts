@@ -43,6 +43,11 @@ describe('offersAnswer', () => {
     // A year of birth answers "How old ...?"; another year stays a date.
     expect(offersAnswer('number', answerFactsOf('My daughter Mia was born in 2019.'), none)).toBe(true);
     expect(offersAnswer('number', answerFactsOf('Mia started school in 2019.'), none)).toBe(false);
+    // The day of a date is no amount: a birthday without its year says no age.
+    for (const text of ["Callum's birthday is 30 January.", 'Her birthday is May 9th.', 'Party on the 3rd of June.']) {
+      expect(offersAnswer('number', answerFactsOf(text), none), text).toBe(false);
+    }
+    expect(offersAnswer('number', answerFactsOf('Dad turns 70 on 18 October.'), none)).toBe(true);
     expect(offersAnswer('name', answerFactsOf('Lena has a dog named Pixel.'), new Set(['lena']))).toBe(true);
     expect(offersAnswer('name', answerFactsOf('Lena has a brother who lives abroad.'), new Set(['lena']))).toBe(false);
     expect(offersAnswer('name', answerFactsOf('Since May, Lena has had a brother-in-law.'), new Set(['lena']))).toBe(false);
@@ -63,6 +68,10 @@ describe('offersAnswer', () => {
     expect(known.has('emma')).toBe(true);
     expect(offersAnswer('name', answerFactsOf('Emma has a cat.'), known)).toBe(false);
     expect(offersAnswer('name', answerFactsOf('Emma lives in Lund.'), known)).toBe(true);
+    // An agent's "User" and the pronoun "I" name nobody who could be the answer.
+    const vera = knownNames("What's Vera's daycare called?", [answerFactsOf("User's daughter Vera is 4 and goes to daycare.")]);
+    expect(offersAnswer('name', answerFactsOf("User's daughter Vera is 4 and goes to daycare."), vera)).toBe(false);
+    expect(offersAnswer('name', answerFactsOf('I take Vera to Little Acorns daycare.'), vera)).toBe(true);
   });
 });
 
@@ -117,6 +126,22 @@ describe('the ranker and the kind of answer', () => {
     const turnA = fact('ta', 'Fatima: Musa loved the cake!', 0.4, { nextId: 'tb' }, '2025-01-10T09:00:00.000Z');
     const turnB = fact('tb', 'Aisha: Mine was on 3 March, you know.', 0.4, { prevId: 'ta' }, '2025-01-10T09:00:02.000Z');
     expect(ranked("When is Musa's birthday?", [turnA, turnB]).get('tb')?.parts?.otherPerson).toBeUndefined();
+  });
+
+  it('discounts a memory about another of the user\'s relatives (otherRelativeFactor), and only that', () => {
+    const daughter = fact('daughter', 'My daughter Itzel is 7 and in second grade.', 0.45);
+    const mom = fact('mom', 'My mother is turning 70 in June.', 0.4);
+    const mom1 = ranked('How old is my mom?', [daughter, mom]);
+    expect(mom1.get('daughter')?.parts?.otherRelative).toBe(0.6);
+    expect(mom1.get('mom')?.parts?.otherRelative).toBeUndefined();
+    const off = ranked('How old is my mom?', [daughter, mom], { otherRelativeFactor: 1 });
+    expect(off.get('daughter')?.score ?? 0).toBeGreaterThan(mom1.get('daughter')?.score ?? 1);
+    // A chain asks about both ("my sister's husband"); a memory that names no relative may be about anyone.
+    const sister = fact('sister', 'My sister Marta is married to Tom.', 0.4);
+    expect(ranked("What's my sister's husband called?", [sister, daughter]).get('sister')?.parts?.otherRelative).toBeUndefined();
+    expect(ranked('How old is my mom?', [fact('rosa', 'Rosa is 68.', 0.4), daughter]).get('rosa')?.parts?.otherRelative).toBeUndefined();
+    // A question about nobody's relative is left alone.
+    expect(ranked('How old is Itzel?', [daughter, mom]).get('mom')?.parts?.otherRelative).toBeUndefined();
   });
 
   it('discounts a memory that meets a question about someone only through the name (nameOnlyFactor)', () => {

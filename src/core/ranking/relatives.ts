@@ -1,0 +1,71 @@
+/**
+ * Which of the user's relatives a question asks about, and whether a memory is about another one: "How old is my
+ * mom?" is not answered by "My daughter Itzel is 7.", nor "What's Kofi's wife called?" by "My brother Kofi runs a
+ * barbershop in Hamilton.", though each shares the question's frame and the second even names Kofi. The names rule
+ * (HybridRanker: otherPersonFactor) sees neither: the asked person has no name in the question.
+ *
+ * English only, and only the relations one word names plainly. A word for a group ("parents", "kids", "family",
+ * "partner") asks about several people or about one of several words ("partner": a husband, a wife, ...): the rule
+ * stands aside for it. In-laws and steps are their own relations ("mother-in-law" is not "mother").
+ */
+
+/** Each relation and the words for it, as typed (lower case). */
+const RELATIONS: Readonly<Record<string, readonly string[]>> = {
+  mother: ['mother', 'mum', 'mom', 'mam', 'mama', 'mommy', 'mummy', 'ma'],
+  father: ['father', 'dad', 'daddy', 'papa', 'pa'],
+  sister: ['sister', 'sis'],
+  brother: ['brother', 'bro'],
+  son: ['son'],
+  daughter: ['daughter'],
+  husband: ['husband', 'hubby'],
+  wife: ['wife', 'wifey'],
+  boyfriend: ['boyfriend', 'bf'],
+  girlfriend: ['girlfriend', 'gf'],
+  grandmother: ['grandmother', 'grandma', 'gran', 'granny', 'nan', 'nana', 'nanna'],
+  grandfather: ['grandfather', 'grandpa', 'grandad', 'granddad', 'gramps'],
+  aunt: ['aunt', 'auntie', 'aunty'],
+  uncle: ['uncle'],
+  cousin: ['cousin'],
+  niece: ['niece'],
+  nephew: ['nephew'],
+};
+
+/** A relation word, not the first part of an in-law or a compound ("mother-in-law", "grandmother" is its own). */
+const WORD = new RegExp(
+  String.raw`(?<![\p{L}-])(${Object.values(RELATIONS).flat().join('|')})s?(?![\p{L}]|-in-law|['\u2019]s?-in-law)`,
+  'giu',
+);
+const RELATION_OF = new Map(Object.entries(RELATIONS).flatMap(([relation, words]) => words.map((w) => [w, relation] as const)));
+
+/** The relations a text names ("sister" for "my sis"), lower case. */
+export function relationsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const m of text.matchAll(WORD)) {
+    const relation = RELATION_OF.get((m[1] as string).toLowerCase());
+    if (relation !== undefined) found.add(relation);
+  }
+  return found;
+}
+
+/** Someone's relative a question asks about: "my mom", "Kofi's wife", "your sister" (the assistant's view of "my"). */
+const ASKED = new RegExp(String.raw`(?:\b(?:my|our|your)|(?<=\p{L}['\u2019]s?))\s+(?:(?:little|younger|older|big|eldest|youngest|baby|twin)\s+)?(${Object.values(RELATIONS).flat().join('|')})(?![\p{L}-])`, 'giu');
+
+/**
+ * The relations a question asks about after "my" or a possessive ("my sister's husband": a sister and a husband; a
+ * memory about either may answer it), empty when it asks about none.
+ */
+export function askedRelations(query: string): ReadonlySet<string> {
+  const asked = new Set<string>();
+  for (const m of query.matchAll(ASKED)) {
+    const relation = RELATION_OF.get((m[1] as string).toLowerCase());
+    if (relation !== undefined) asked.add(relation);
+  }
+  return asked;
+}
+
+/** The memory names relatives, none of them one the question asks about: it is about someone else. */
+export function aboutOtherRelative(asked: ReadonlySet<string>, memoryRelations: ReadonlySet<string>): boolean {
+  if (asked.size === 0 || memoryRelations.size === 0) return false;
+  for (const relation of memoryRelations) if (asked.has(relation)) return false;
+  return true;
+}

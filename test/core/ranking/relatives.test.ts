@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { aboutOtherRelative, askedRelations, relationsIn } from '../../../src/core/ranking/relatives.js';
+
+describe('relationsIn: the relatives a text names', () => {
+  it('reads each relation by the words people type for it', () => {
+    expect([...relationsIn('My daughter Itzel is 7.')]).toEqual(['daughter']);
+    expect([...relationsIn("My mum and my sis live in Cork; Dad's in Leeds.")]).toEqual(['mother', 'sister', 'father']);
+    expect([...relationsIn("User's brothers both play rugby.")]).toEqual(['brother']);
+  });
+
+  it('keeps in-laws and the grandparents apart from the parents', () => {
+    expect([...relationsIn("User's mother-in-law looks after Yuna.")]).toEqual([]);
+    expect([...relationsIn('My grandmother turned 90.')]).toEqual(['grandmother']);
+    expect([...relationsIn('Nobody here.')]).toEqual([]);
+  });
+});
+
+describe('askedRelations: whose relative a question asks about', () => {
+  it('reads "my", "our", "your" and a possessive name', () => {
+    expect([...askedRelations('How old is my mom?')]).toEqual(['mother']);
+    expect([...askedRelations("What's Kofi's wife called?")]).toEqual(['wife']);
+    expect([...askedRelations("what's my sister's husband's name")]).toEqual(['sister', 'husband']);
+    expect([...askedRelations('is my little brother still in Lagos')]).toEqual(['brother']);
+  });
+
+  it('reads nothing in a question about no relative, or about a group', () => {
+    for (const q of ['How old is Itzel?', 'What do my parents do?', 'what are my kids into', 'Where does my partner work?', 'Is the mother ship landing?']) {
+      expect([...askedRelations(q)], q).toEqual([]);
+    }
+  });
+});
+
+describe('aboutOtherRelative', () => {
+  it('is true only for a memory naming relatives, none of them asked about', () => {
+    expect(aboutOtherRelative(new Set(['mother']), new Set(['daughter']))).toBe(true);
+    expect(aboutOtherRelative(new Set(['mother']), new Set(['daughter', 'mother']))).toBe(false);
+    expect(aboutOtherRelative(new Set(['mother']), new Set())).toBe(false);
+    expect(aboutOtherRelative(new Set(), new Set(['daughter']))).toBe(false);
+  });
+});
