@@ -47,12 +47,19 @@ const CALENDAR = new Set(
   `january february march april may june july august september october november december monday tuesday wednesday
   thursday friday saturday sunday`.split(/\s+/u),
 );
+/** A month or a weekday ("Saturdays" too): capitalised, but it names nobody. */
+export function isCalendarWord(word: string): boolean {
+  return CALENDAR.has(word) || CALENDAR.has(word.replace(/s$/u, ''));
+}
+
 /** Capitalised only because a sentence starts with them. */
 const SENTENCE_STARTERS = new Set(
   `a an the i my we our he she they it this that these those there here his her their its right last since yesterday
   today tomorrow now every after before when while in on at for from with by during once later next then also still
   both each all some most many few one two as if so but and or not no yes hey hi hello thanks thank oh wow yeah well ok
-  okay sure great`.split(/\s+/u),
+  okay sure great what where who whom whose why how do does did am is are was were can could would will should shall
+  may might must have has had good morning evening afternoon night omg ugh lol haha btw anyway quick just please sorry
+  guess honestly seriously actually finally feels feeling`.split(/\s+/u),
 );
 
 /**
@@ -94,7 +101,7 @@ export function answerFactsOf(text: string): AnswerFacts {
   const all = words(text);
   const names = namesIn(text);
   // "Saturdays" too: a calendar word in the plural names nobody either.
-  for (const name of names) if (CALENDAR.has(name) || CALENDAR.has(name.replace(/s$/u, ''))) names.delete(name);
+  for (const name of names) if (isCalendarWord(name)) names.delete(name);
   return {
     names,
     colour: all.some((w) => COLOURS.has(w)),

@@ -1,5 +1,5 @@
 import { readSentences } from '../text/statements.js';
-import { namesIn } from './answer-kind.js';
+import { isCalendarWord, namesIn } from './answer-kind.js';
 import type { ScoredCandidate } from './types.js';
 
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
@@ -52,7 +52,7 @@ const AFTER_OBJECT = /^\s+(?:to|for|about|with|again|up|out|in|on|at|from|into|n
  */
 export function withNameFor(question: string, context: string): string | undefined {
   if ([...namesIn(question.replace(/^\P{L}*\p{L}/u, (m) => m.toLowerCase()))].some((n) => n !== 'i')) return undefined;
-  const names = [...namesIn(context)];
+  const names = [...namesIn(context)].filter((n) => n !== 'i' && !isCalendarWord(n));
   if (names.length !== 1) return undefined;
   const lower = names[0] as string;
   // The name as the context writes it ("Felix", "Mum").
@@ -65,6 +65,26 @@ export function withNameFor(question: string, context: string): string | undefin
     return `${possessive ? `${name}'s` : name}${next ?? ''}`;
   });
   return changed ? out : undefined;
+}
+
+/** A day or a time of one a message names ("on Saturday", "tomorrow night", "this weekend", "on the 14th"). */
+const WHEN =
+  /(?<![\p{L}])(?:(?:this|next|on)\s+)?(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:morning|afternoon|evening|night))?|tomorrow(?:\s+(?:morning|afternoon|evening|night))?|tonight|weekend|the\s+\d{1,2}(?:st|nd|rd|th))(?![\p{L}])/giu;
+/** "then" for a time: not "and then", "since then", "by then" (a sequence, a span), nor "if ... then". */
+const THEN = /(?<![\p{L}])(?<!\b(?:and|since|by|until|till|even|just|back|only)\s+)then(?![\p{L}])/iu;
+
+/**
+ * The question with "then" read as the one day or time its context names ("Bramble's got a vet appointment on
+ * Saturday. Do I have anything on then?" -> "Do I have anything on Saturday?"); undefined when the context names
+ * none or several, or the question has no such "then".
+ */
+export function withTimeFor(question: string, context: string): string | undefined {
+  if (!THEN.test(question) || /^\s*if\b/iu.test(question)) return undefined;
+  const times = [...new Set([...context.matchAll(WHEN)].map((m) => m[0].toLowerCase().replace(/^(?:on|this|next)\s+/u, '')))];
+  if (times.length !== 1) return undefined;
+  const [when] = [...context.matchAll(WHEN)];
+  const phrase = (when?.[0] ?? '').replace(/^on\s+/iu, '');
+  return question.replace(THEN, phrase);
 }
 
 /**
@@ -93,7 +113,9 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
     }
     // The question with the one person the message named before in place of "he" or "her" ("Felix is coming over
     // tonight. What does he do again?" -> "What does Felix do again?"), if it has such a pronoun and one such name.
-    const resolved = withNameFor(sentence.text, earlier.slice(0, -1).join(' '));
+    const before = earlier.slice(0, -1).join(' ');
+    const timed = withTimeFor(sentence.text, before);
+    const resolved = withNameFor(sentence.text, before) ?? timed;
     if (context.length === 0 && resolved !== undefined && pointsBack(sentence.text)) {
       // Nothing before it to lean on: read with the name it points at, in its place.
       asks.push(resolved);
@@ -102,7 +124,8 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
       asks.push([...context, sentence.text].join(' '));
       // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
       // me, do you have some?"): then it means nothing without them, but may with the name it points at.
-      if (context.length > 0 && !pointsBack(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(sentence.text);
+      // A "then" alone is read as the time the message named ("Am I free then?" -> "Am I free Saturday?").
+      if (context.length > 0 && !pointsBack(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(timed ?? sentence.text);
       else if (resolved !== undefined) asks.push(resolved);
     }
     context = [];

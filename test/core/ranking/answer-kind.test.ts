@@ -28,6 +28,8 @@ describe('namesIn', () => {
     expect([...namesIn('Currently Jonas rents a flat in Berlin-Neukölln. Every Sunday he calls Mira.')]).toEqual(['jonas', 'berlin', 'neukolln', 'sunday', 'mira']);
     expect([...namesIn("Mira's cello is old.")]).toEqual(['mira']);
     expect([...namesIn('Chloé lives in Annecy.')]).toEqual(['chloe', 'annecy']);
+    // Question words, auxiliaries and chat openers start sentences; they name nobody.
+    expect([...namesIn('Good morning! What is Chispa on? Do I know? Omg.')]).toEqual(['chispa', 'i']);
   });
 });
 

@@ -48,6 +48,12 @@ describe('queryParts', () => {
     // A possessive after a noun of its own sentence points at that noun ("the boys ... their dad"), not back.
     expect(queryParts("Morning. Coffee hasn't kicked in yet. Which weekends do the boys go to their dad's?")).toContain("Which weekends do the boys go to their dad's?");
     expect(queryParts("Mum's check-up went fine. What's her condition called again?")).not.toContain("What's her condition called again?");
+    // "then" is read as the one day or time the message named; a greeting names nobody ("Good morning!").
+    expect(queryParts("Bramble's got a vet appointment at 9 on Saturday. Do I have anything on then?")).toContain('Do I have anything on Saturday?');
+    expect(queryParts('Dinner with Tom tomorrow night. Am I free then?')).toContain('Am I free tomorrow night?');
+    expect(queryParts('Lunch on Friday, drinks on Saturday. Am I free then?')).not.toContain('Am I free Friday?');
+    expect(queryParts('I fed the cat and then left. What is her name?').some((p) => p.includes('Saturday'))).toBe(false);
+    expect(queryParts('Good morning! The vet called about a refill for Chispa. What is she on again?')).toContain('What is Chispa on again?');
     // "this weekend" points at the calendar; "this" alone points back.
     expect(queryParts('Brutal shift, the scanner broke down twice. Am I on call this weekend?')).toContain('Am I on call this weekend?');
     expect(queryParts('Mum made a cake with walnuts. Can I eat this?')).not.toContain('Can I eat this?');
