@@ -11,7 +11,7 @@ export const UNIT = [
   'test/core/ranking/**/*.test.ts',
   'test/core/calibration/**/*.test.ts',
   'test/core/{housekeeping,rate-limit,vector,printable}.test.ts',
-  'test/core/text/statements.test.ts',
+  'test/core/text/{statements,fillers}.test.ts',
   'test/core/oauth/*.test.ts',
   'test/embeddings/{fair-queue,hashing,optional-import,worker-embedder,embed-pool,endpoint}.test.ts',
   'test/cli/config.test.ts',

@@ -15,6 +15,7 @@ import type { Language } from '../text/languages.js';
 import { isPartOf } from '../text/parts.js';
 import { informalForms } from '../text/informal.js';
 import { conceptRelated } from '../text/related.js';
+import { withoutFillers } from '../text/fillers.js';
 import type { QueryPlan, Ranker, ScoreParts, ScoredCandidate } from './types.js';
 
 /** The tunable constants of the ranker (the values in use are DEFAULT_RANKER_PARAMS plus the model's calibration). */
@@ -157,6 +158,8 @@ export interface RankerParams {
   selfLift: number;
   /** English words as typed in chat count as the words memories are written in ("meds" / "medication", text/informal.ts). */
   informalWords: boolean;
+  /** English chat fillers ("these days", "remind me", "again") are no query terms (text/fillers.ts). */
+  dropFillers: boolean;
   /**
    * A memory that states what an English question plainly asks about someone covers the question's frame words
    * (intents.ts: "How old is Emir?" over "Emir is 10", "what do I drive" over "Lukas's car is a van").
@@ -240,6 +243,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   selfLift: 1.1,
   // chat 0.767 -> 0.778, chat-check 0.667 -> 0.685, chat-check-2 (never read) 0.611 -> 0.644 of hits; people-facts 0.740 -> 0.744.
   informalWords: true,
+  dropFillers: true,
   // Age and job (the first two intents): people-facts hit 0.744 -> 0.758 (precision 0.655 -> 0.640), people-facts-2
   // 0.659 -> 0.689, chat-check-2 0.644 -> 0.667. Home, vehicle, reading, study: people-facts 0.758 -> 0.767,
   // people-facts-3 0.654 -> 0.684, chat 0.789 -> 0.811, chat-check 0.722 -> 0.741, chat-check-2 unchanged. A team
@@ -455,7 +459,8 @@ export class HybridRanker implements Ranker {
       ...(implied === undefined ? {} : { answeredBy: implied.evidence }),
       embedText: stripQuestionFrame(query),
       language: analysis.language,
-      terms: termsOf(analysis, MAX_QUERY_TERMS),
+      // Chat fillers ("these days", "remind me") ask nothing of the memory (text/fillers.ts).
+      terms: termsOf(this.params.dropFillers && analysis.language === 'en' ? analyzeText(withoutFillers(query)) : analysis, MAX_QUERY_TERMS),
       vectorK: k,
       textK: k,
       perTerm: Math.max(this.params.perTerm, k),
