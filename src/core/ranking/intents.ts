@@ -46,11 +46,11 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'job',
     asks: new RegExp(
-      String.raw`\bfor a living\b|\bfor work\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
+      String.raw`\bfor a living\b|\bfor work\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
       'iu',
     ),
     states: JOB,
-    covers: ['living', 'job', 'work', 'occupation', 'profession', 'career'],
+    covers: ['living', 'job', 'work', 'occupation', 'profession', 'career', 'trade'],
   },
   {
     name: 'home',
@@ -78,6 +78,15 @@ const INTENTS: readonly Intent[] = [
     asks: new RegExp(String.raw`\bwhat (?:am|is|are) ${SUBJECT} studying\b|\bwhat (?:do|does|did) ${SUBJECT} study\b|\bwhat (?:degree|course|subject)\b|\b(?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:degree|major|course)\b`, 'iu'),
     states: /\b(?:studying|studies|studied|degree|course|student|phd|master['\u2019]?s|bachelor['\u2019]?s|majoring)\b/iu,
     covers: ['study', 'studying', 'degree', 'course', 'subject'],
+  },
+  {
+    name: 'medication',
+    asks: new RegExp(
+      String.raw`\b(?:what|which)\s+(?:meds|medications?|medicines?|pills|tablets|supplements|drugs|vitamins|prescriptions?)\b|\b(?:meds|medications?|medicines?|pills|tablets|supplements)\s+(?:am|is|are|do|does)\s+${SUBJECT}\s+(?:on|taking|take)\b`,
+      'iu',
+    ),
+    states: /\b(?:tablets?|pills?|medications?|meds|medicines?|inhalers?|insulin|supplements?|vitamins?|drops|injections?|antibiotics|antidepressants?|prescriptions?|prescribed|mg)\b/iu,
+    covers: ['med', 'meds', 'medication', 'medicine', 'pill', 'pills', 'tablet', 'tablets', 'supplement', 'supplements', 'drug', 'drugs', 'vitamin', 'vitamins', 'prescription', 'take', 'taking'],
   },
   {
     name: 'languages',

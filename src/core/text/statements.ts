@@ -36,12 +36,12 @@ const SMALL_TALK_WORDS = new Set(
     'hallo servus moin tschüss danke dir ihnen vielen dank ja nein guten gute schönen schönes tag morgen abend nacht noch ' +
     'ciao buongiorno buonasera grazie ' +
     'olá ola obrigado obrigada tchau ' +
-    'merhaba selam hej tack yassou yasou'
+    'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace'
   ).split(' '),
 );
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
 const QUESTION_TAIL = /\b(?:what|when|where|who|which|how)(?:\s+(?:again|exactly|now|then|though))?\s*$/iu;

@@ -11,13 +11,15 @@ import type { Language } from './languages.js';
  * suffixes such as さん); Korean lists word stems after its particles are removed (korean.ts).
  */
 const LISTS: Partial<Record<Language, string>> = {
-  // The list recall was tuned with (unchanged: English figures depend on it).
+  // The list recall was tuned with (English figures depend on it), and the contractions chat types without their
+  // apostrophe ("whats", "dont"), which no memory is written with.
   en: `a about above after again against all am an and any are as at be because been before being below between both but by
   can could did do does doing down during each few for from further had has have having he her here hers herself him
   himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other
   our ours ourselves out over own same she should so some such than that the their theirs them themselves then there
   these they this those through to too under until up very was we were what when where which while who whom why will
-  with would you your yours yourself yourselves s t ll d m re ve don didn doesn isn wasn weren won wouldn`,
+  with would you your yours yourself yourselves s t ll d m re ve don didn doesn isn wasn weren won wouldn
+  whats wheres whos hows whens whys im ive dont cant doesnt didnt isnt arent wasnt`,
   de: `der die das den dem des ein eine einen einem einer eines und oder aber ist sind war waren bin bist sei hat haben
   hatte hatten habe wird werden wurde wurden kann können konnte muss soll will möchte mit von vom zu zum zur im in ins
   an am auf aus bei nach für über unter um durch gegen ohne bis als wie so auch noch schon nur sehr nicht kein keine

@@ -35,6 +35,16 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(intentNames(intentsOf('how do I get to work?'))).toEqual(['commute']);
   });
 
+  it('reads a trade as a job, and the medicines someone is on', () => {
+    expect(intentNames(intentsOf("what's hemi's trade"))).toEqual(['job']);
+    expect(intentNames(intentsOf('what supplements am I on at the moment'))).toEqual(['medication']);
+    expect(intentNames(intentsOf('which pills does Dad take'))).toEqual(['medication']);
+    expect(intentNames(intentsOf('meds is mum taking?'))).toEqual(['medication']);
+    expect(states('what supplements am I on', "I'm on iron tablets for anaemia.")).toBe(true);
+    expect(states('what supplements am I on', 'I use an inhaler before running.')).toBe(true);
+    expect(states('what supplements am I on', 'I go to the pharmacy on Fridays.')).toBe(false);
+  });
+
   it('reads nothing in other questions', () => {
     for (const q of ['How do I write a cover letter for an accounting job?', 'What does Marta do on Sundays?', 'Where did my grandmother grow up?', 'Does Marta have any kids?', 'What is Ines allergic to?', 'How much is it?', 'What language is spoken in Brazil?', 'How often should I change the oil in my car?', 'Where is the nearest pharmacy?']) {
       expect(intentsOf(q), q).toEqual([]);

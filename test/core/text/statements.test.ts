@@ -48,6 +48,8 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     'lol ok',
     'Thanks so much!! You\'re the best.',
     'Thanks, that worked perfectly.',
+    'cheers, that helps a lot',
+    'ta, off to bed now',
     'Hope you\'re well.',
     'So tired.',
     'Long day at the hospital.',
