@@ -446,6 +446,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory about another of the user\'s relatives than the one the query asks about ("My daughter Itzel is 7." for "How old is my mom?").'),
+    settles: z
+      .number()
+      .optional()
+      .describe('For a question the message implies (explain.part): the share of the word side the memory earns because it states what the need asks, whatever its words ("Sanna is lactose intolerant." for a dinner).'),
     nameOnly: z
       .number()
       .optional()

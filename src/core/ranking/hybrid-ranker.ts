@@ -161,6 +161,11 @@ export interface RankerParams {
   /** English chat fillers ("these days", "remind me", "again") are no query terms (text/fillers.ts). */
   dropFillers: boolean;
   /**
+   * The word side's share of an implied question (needs.ts) that a memory on its topic earns at least: the question
+   * is the rule's wording, not the user's, so its words say little of which memory answers it (0: off).
+   */
+  impliedCoverage: number;
+  /**
    * A memory that states what an English question plainly asks about someone covers the question's frame words
    * (intents.ts: "How old is Emir?" over "Emir is 10", "what do I drive" over "Lukas's car is a van").
    */
@@ -244,6 +249,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // chat 0.767 -> 0.778, chat-check 0.667 -> 0.685, chat-check-2 (never read) 0.611 -> 0.644 of hits; people-facts 0.740 -> 0.744.
   informalWords: true,
   dropFillers: true,
+  impliedCoverage: 0.5,
   // Age and job (the first two intents): people-facts hit 0.744 -> 0.758 (precision 0.655 -> 0.640), people-facts-2
   // 0.659 -> 0.689, chat-check-2 0.644 -> 0.667. Home, vehicle, reading, study: people-facts 0.758 -> 0.767,
   // people-facts-3 0.654 -> 0.684, chat 0.789 -> 0.811, chat-check 0.722 -> 0.741, chat-check-2 unchanged. A team
@@ -265,6 +271,8 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
 }
 
 const NO_RELATIONS: ReadonlySet<string> = new Set();
+/** A message about a group: any relative's restriction may settle its needs ("a dinner for the family"). */
+const GROUP = /(?<![\p{L}])(?:family|families|kids|children|everyone|everybody|all of us|us|we|our|guests|friends|girls|boys|the whole|party|together|in-laws|parents|relatives)(?![\p{L}])/iu;
 
 /** Capitalised words that name nobody for otherPersonFactor: the pronoun, an agent's word for the user. */
 const NOT_NAMES = new Set(['i', 'user', 'users']);
@@ -457,6 +465,7 @@ export class HybridRanker implements Ranker {
     const implied = message === query ? undefined : this.#implied(message, this.#typedParts(message)).find((part) => part.text === query);
     return {
       ...(implied === undefined ? {} : { answeredBy: implied.evidence }),
+      ...(implied?.settles === undefined ? {} : { settles: { answers: implied.settles, relations: GROUP.test(message) ? 'anyone' : relationsIn(message) } }),
       embedText: stripQuestionFrame(query),
       language: analysis.language,
       // Chat fillers ("these days", "remind me") ask nothing of the memory (text/fillers.ts).
@@ -539,6 +548,16 @@ export class HybridRanker implements Ranker {
       return names.length > 0 && !named.some((name) => names.some((other) => sameName(name, other)));
     };
 
+    // An implied question is settled by a memory that states what it needs (a restriction for a dinner), unless the
+    // memory is about a relative the message does not bring along ("my sister" for "Can I eat soba?").
+    const settles = plan.settles;
+    const settled = (f: Features): boolean => {
+      if (settles === undefined || p.impliedCoverage === 0 || !settles.answers.test(f.candidate.memory.text)) return false;
+      if (settles.relations === 'anyone') return true;
+      const own = (f.reading.relations ??= relationsIn(f.candidate.memory.text));
+      return own.size === 0 || [...own].some((r) => (settles.relations as ReadonlySet<string>).has(r));
+    };
+
     // The user's relatives the question asks about ("my mom", "Kofi's wife"): a memory about another one is no answer.
     const relatives = p.otherRelativeFactor < 1 && plan.language === 'en' ? askedRelations(query) : NO_RELATIONS;
     const aboutOtherKin = (f: Features): boolean => relatives.size > 0 && aboutOtherRelative(relatives, (f.reading.relations ??= relationsIn(f.candidate.memory.text)));
@@ -553,7 +572,10 @@ export class HybridRanker implements Ranker {
       p.lengthExponent > 0 && f.reading.contentWords > p.lengthWords ? (p.lengthWords / f.reading.contentWords) ** p.lengthExponent : 1;
     const evidences = features.map((f) => {
       // A memory that states what the question plainly asks covers its frame ("Emir is 10" and "How old ...?").
-      const coverage = weights.coverage(f.reading.stems, frameOf(f)) * lengthFactor(f);
+      // A memory on an implied question's topic (needs.ts evidence) answers it whatever its words: it covers a share.
+      const typed = weights.coverage(f.reading.stems, frameOf(f));
+      const settles = settled(f) && typed < p.impliedCoverage;
+      const coverage = (settles ? p.impliedCoverage : typed) * lengthFactor(f);
       const evidence = (semantic: number, c: number): number => evidenceOf(f, semantic, c);
       const own = evidence(f.semantic, coverage);
       let context = 0;
@@ -582,11 +604,11 @@ export class HybridRanker implements Ranker {
       const byName = !turn && other === 1 && kin === 1 && answer !== true && nameOnly(f) ? p.nameOnlyFactor : 1;
       const asked = f.reading.asks && !turn ? p.questionFactor : 1;
       const self = selfQuery && !turn && !f.reading.self ? p.selfLift : 1;
-      return { f, coverage, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: (best * brevity + dated) * kindFactor * asked * other * kin * byName * self };
+      return { f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: (best * brevity + dated) * kindFactor * asked * other * kin * byName * self };
     });
     const absent = weights.absentShare();
     const top = evidences.reduce((m, e) => Math.max(m, e.evidence), 0);
-    const scored = evidences.map(({ f, coverage, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: e }): ScoredCandidate & { covered: string } => {
+    const scored = evidences.map(({ f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: e }): ScoredCandidate & { covered: string } => {
       const raw = top > 0 && e > 0 ? e * (e / top) ** p.bestGap : e;
       const gap = e - raw;
       const parts: ScoreParts = {
@@ -605,6 +627,7 @@ export class HybridRanker implements Ranker {
       if (asked !== 1) parts.question = asked;
       if (other !== 1) parts.otherPerson = other;
       if (kin !== 1) parts.otherRelative = kin;
+      if (settles) parts.settles = p.impliedCoverage;
       if (byName !== 1) parts.nameOnly = byName;
       if (self !== 1) parts.selfLift = self;
       const stated = intents.filter((i) => f.reading.intents?.get(i) === true);

@@ -22,7 +22,25 @@ interface Need {
   evidence: RegExp;
   /** 'evidence': a message that names what the evidence names ("almonds") is about the need too (food only). */
   namedBy?: 'evidence';
+  /**
+   * What settles the need whatever the memory's words: a restriction for food ("allergic", "doesn't eat"), any
+   * condition for training. A liking ("takes her coffee black") is on the topic but settles nothing. None: the
+   * memory's words must do it (days the user is busy: most memories name a day).
+   */
+  settles?: RegExp;
 }
+
+/** What the body may limit: a training plan or an outing is about it when a memory names one of these. */
+const BODY =
+  /(?<![\p{L}])(?:injury|injuries|injured|knee|knees|back|shoulder|ankle|hip|wrist|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|medication|arthritis|surgery|physiotherapist|physio|pain|afraid|scared|fear|heights|swim|condition|verletzung|verletzt|knie|rücken|schulter|asthma|schwanger|herz|diabetes|angst|lesión|lesionado|rodilla|espalda|hombro|asma|embarazada|corazón|diabetes|miedo)(?![\p{L}])/iu;
+/** A condition or a fear that limits what someone can do (a liking for swimming is none). */
+const CONDITION =
+  /(?<![\p{L}])(?:injury|injuries|injured|tore|torn|sprained?|broke|broken|dodgy|bad (?:knee|back|hip|shoulder|ankle)|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|arthritis|surgery|physiotherapy|physio|pain|condition|afraid of|scared of|fear of|vertigo|verletzung|verletzt|asthma|schwanger|herz|lesión|lesionado|asma|embarazada|miedo)(?![\p{L}])/iu;
+
+/** A restriction on what someone eats or drinks, in the three languages the needs are written in. */
+const RESTRICTS_FOOD =
+  /(?<![\p{L}])(?:allergic|allergy|allergies|intolerant|intolerance|can['\u2019]?t (?:eat|have|drink|stand|digest)|cannot|don['\u2019]?t (?:eat|drink)|doesn['\u2019]?t (?:eat|drink)|won['\u2019]?t (?:eat|touch)|never (?:eats?|drinks?)|avoids?|avoiding|vegan|vegetarian|pescatarian|halal|kosher|coeliac|celiac|gluten-free|dairy-free|diabetes|diabetic|cutting down|cut out|no (?:meat|pork|beef|alcohol|dairy|caffeine)|hates?|can['\u2019]?t stand|dislikes?|upsets?|fasting|fasts|allergisch|unverträglich|vegetarier\p{L}*|veganer\p{L}*|isst kein\p{L}*|trinkt kein\p{L}*|alérgic[oa]|intolerante|no come|no bebe|vegetarian[oa]|vegan[oa])(?![\p{L}])/iu;
+
 
 const NEEDS: readonly Need[] = [
   {
@@ -34,6 +52,7 @@ const NEEDS: readonly Need[] = [
       es: ['¿A qué soy alérgico?', '¿Qué no como ni bebo?'],
     },
     namedBy: 'evidence',
+    settles: RESTRICTS_FOOD,
     evidence: new RegExp(
       String.raw`(?<![\p{L}])(?:` +
         [
@@ -69,8 +88,8 @@ const NEEDS: readonly Need[] = [
       de: ['Habe ich Verletzungen oder gesundheitliche Probleme?'],
       es: ['¿Tengo alguna lesión o problema de salud?'],
     },
-    evidence:
-      /(?<![\p{L}])(?:injury|injuries|injured|knee|knees|back|shoulder|ankle|hip|wrist|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|medication|arthritis|surgery|physiotherapist|physio|pain|afraid|scared|fear|heights|swim|condition|verletzung|verletzt|knie|rücken|schulter|asthma|schwanger|herz|diabetes|angst|lesión|lesionado|rodilla|espalda|hombro|asma|embarazada|corazón|diabetes|miedo)(?![\p{L}])/iu,
+    evidence: BODY,
+    settles: CONDITION,
   },
   {
     // A trip depends on how the user travels and where the people they visit live.
@@ -83,6 +102,7 @@ const NEEDS: readonly Need[] = [
     },
     evidence:
       /(?<![\p{L}])(?:fly|flying|flights?|plane|ferry|train|trains|seasick|drive|drives|driving|car|boat|lives|live|living|moved|aisle|long-haul|cold|heat|winter|summer|fliegen|flug|fähre|zug|auto|wohnt|lebt|volar|vuelos?|ferry|tren|coche|vive|viven)(?![\p{L}])/iu,
+    settles: /(?<![\p{L}])(?:seasick|carsick|airsick|motion sickness|afraid of flying|scared of flying|fear of flying|hates? flying|doesn['\u2019]?t fly|don['\u2019]?t fly|doesn['\u2019]?t drive|don['\u2019]?t drive|hates? the (?:cold|heat)|can['\u2019]?t stand (?:the )?(?:cold|heat)|flugangst|mareo)(?![\p{L}])/iu,
   },
   {
     // What to take for a pain or an illness depends on what the user must not take.
@@ -95,6 +115,8 @@ const NEEDS: readonly Need[] = [
     },
     evidence:
       /(?<![\p{L}])(?:allergic|allergy|allergies|ibuprofen|paracetamol|acetaminophen|aspirin|penicillin|codeine|antibiotics?|medication|medicine|medicines|meds|pills?|tablets?|insulin|blood pressure|blood thinners?|pregnant|stomach|ulcer|kidneys?|liver|asthma|allergisch|allergie|medikament|medikamente|schwanger|alérgico|alérgica|alergia|medicamento|medicamentos|embarazada)(?![\p{L}])/iu,
+    settles:
+      /(?<![\p{L}])(?:(?:allergic|allergy|allergies|allergisch|alérgic[oa]) (?:to |gegen |a )?(?:\p{L}+ ){0,2}(?:ibuprofen|paracetamol|acetaminophen|aspirin|penicillin|amoxicillin|codeine|morphine|antibiotics?|nsaids?|sulfa|medicines?|medications?|painkillers?|\p{L}+cillin|medikament\p{L}*|medicamentos?)|can['\u2019]?t take|cannot take|must not take|mustn['\u2019]?t take|blood thinners?|ulcer|pregnant|schwanger|embarazada)(?![\p{L}])/iu,
   },
   {
     // A present is chosen by what its receiver likes.
@@ -123,14 +145,16 @@ const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\
 export interface ImpliedPart {
   text: string;
   evidence: RegExp;
+  /** Need.settles */
+  settles?: RegExp;
 }
 
 /** The implied questions of a message, in its language ('en' when it is none of those written). */
 export function impliedParts(message: string, language: string): ImpliedPart[] {
   const lang = language === 'de' || language === 'es' ? language : 'en';
-  const implied = new Map<string, RegExp>();
+  const implied = new Map<string, Need>();
   const add = (need: Need): void => {
-    for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, need.evidence);
+    for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, need);
   };
   for (const sentence of readSentences(message)) {
     const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text));
@@ -142,7 +166,7 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
       else if (allowed && (need.topic.test(message) || (need.namedBy === 'evidence' && need.evidence.test(message)))) add(need);
     }
   }
-  return [...implied].map(([text, evidence]) => ({ text, evidence }));
+  return [...implied].map(([text, need]) => ({ text, evidence: need.evidence, ...(need.settles ? { settles: need.settles } : {}) }));
 }
 
 /** The texts of a message's implied questions (impliedParts). */

@@ -23,6 +23,11 @@ export interface QueryPlan {
    * Set by the ranker's plan for a part it implied, never for a part the person typed.
    */
   answeredBy?: RegExp | undefined;
+  /**
+   * For an implied question: a memory this matches answers it whatever its words (an allergy for a dinner), and
+   * earns RankerParams.impliedCoverage of the word side, unless it is about a relative the message does not bring.
+   */
+  settles?: { answers: RegExp; relations: ReadonlySet<string> | 'anyone' } | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HybridRanker, MAX_IMPLIED_PARTS } from '../../../src/core/ranking/hybrid-ranker.js';
-import { impliedNeeds } from '../../../src/core/ranking/needs.js';
+import { impliedNeeds, impliedParts } from '../../../src/core/ranking/needs.js';
+import type { Candidate } from '../../../src/core/store.js';
 import { LOCAL_CALLER } from '../../../src/core/types.js';
 import { withHashService } from '../../helpers/hash-service.js';
 
@@ -64,6 +65,50 @@ describe('impliedNeeds: what a request implies', () => {
     // Typed, alone or beside a request, the same words are the person's own question.
     expect(ranker.plan('What am I allergic to?', 5).answeredBy).toBeUndefined();
     expect(ranker.plan('What am I allergic to?', 5, `${dinner} What am I allergic to?`).answeredBy).toBeUndefined();
+  });
+});
+
+describe('what settles an implied need whatever its words', () => {
+  const settles = (message: string, text: string): boolean => impliedParts(message, 'en').some((part) => part.settles?.test(text) === true);
+
+  it('a restriction settles food, a condition training, a fear of the means a trip, a drug allergy a pain', () => {
+    expect(settles('Plan a dinner for Sanna and me.', 'Sanna is lactose intolerant.')).toBe(true);
+    expect(settles('Plan a dinner for Sanna and me.', "Hemi can't eat onions or garlic.")).toBe(true);
+    expect(settles('Suggest a workout routine for me.', 'The user has asthma and carries an inhaler.')).toBe(true);
+    expect(settles('Find me a boat trip for my birthday.', 'I get seasick on boats, even on calm days.')).toBe(true);
+    expect(settles("I've got a headache. What can I take?", "I'm allergic to ibuprofen.")).toBe(true);
+  });
+
+  it('a liking on the same topic settles nothing, nor an allergy to something else, nor a busy day', () => {
+    expect(settles('Plan a dinner for Sanna and me.', 'User takes her coffee black, no sugar.')).toBe(false);
+    expect(settles('Suggest a workout routine for me.', 'I want to learn to swim properly this year.')).toBe(false);
+    expect(settles("I've got a headache. What can I take?", 'Léa is allergic to cats.')).toBe(false);
+    expect(settles('Plan my Saturday.', 'I work Saturdays.')).toBe(false);
+  });
+
+  it('the ranker lifts a memory that settles the need, unless it is about a relative the message does not bring', () => {
+    const ranker = new HybridRanker();
+    const message = 'Can I eat soba?';
+    const food = impliedNeeds(message, 'en')[0] as string;
+    const mine = ranker.plan(food, 5, message).settles;
+    expect(mine?.relations).toEqual(new Set());
+    expect(ranker.plan(food, 5, 'Plan a dinner for the whole family.').settles?.relations).toBe('anyone');
+    const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', createdAt: '2024-01-01T00:00:00.000Z' };
+    const fact = (id: string, text: string): Candidate => ({
+      memory: { id, uuid: `uuid-${id}`, userId: 'u', app: APP, text, metadata: {}, createdAt: '2025-01-10T09:00:00.000Z', updatedAt: '2025-01-10T09:00:00.000Z', expiresAt: null },
+      cosine: 0.45,
+      prevId: null,
+      nextId: null,
+    });
+    const facts = [fact('me', "I can't eat peanuts."), fact('sis', "My sister Marta doesn't eat meat."), fact('run', 'I run 10 km every Sunday.')];
+    const on = ranker.rank(food, ranker.plan(food, 5, message), facts);
+    const off = new HybridRanker({ impliedCoverage: 0 }).rank(food, ranker.plan(food, 5, message), facts);
+    const words = (list: typeof on, id: string): number => list.find((s) => s.candidate.memory.id === id)?.parts?.words ?? -1;
+    // Its words cover less of the rule's wording ("What am I allergic to?") than the share it earns.
+    expect(words(off, 'me')).toBeLessThan(0.5);
+    expect(words(on, 'me')).toBe(0.5);
+    expect(on.find((x) => x.candidate.memory.id === 'me')?.parts?.settles).toBe(0.5);
+    expect(words(on, 'sis')).toBe(words(off, 'sis'));
   });
 });
 
