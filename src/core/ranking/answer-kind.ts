@@ -59,7 +59,7 @@ const SENTENCE_STARTERS = new Set(
   both each all some most many few one two as if so but and or not no yes hey hi hello thanks thank oh wow yeah well ok
   okay sure great what where who whom whose why how do does did am is are was were can could would will should shall
   may might must have has had good morning evening afternoon night omg ugh lol haha btw anyway quick just please sorry
-  guess honestly seriously actually finally feels feeling`.split(/\s+/u),
+  guess honestly seriously actually finally feels feeling hii hiii hiya heya yo`.split(/\s+/u),
 );
 
 /**
@@ -142,10 +142,13 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
  */
 export function knownNames(query: string, candidates: readonly AnswerFacts[]): Set<string> {
   // "User" opens an agent's note and "I" is capitalised everywhere: neither is a name that answers.
-  const known = new Set([...words(query), 'i', 'user', 'users']);
+  return new Set([...words(query), 'i', 'user', 'users', ...commonNames(candidates)]);
+}
+
+/** Names in at least a quarter of the candidates (and three of them): the person the memories are about. */
+export function commonNames(candidates: readonly AnswerFacts[]): Set<string> {
   const counts = new Map<string, number>();
   for (const facts of candidates) for (const name of facts.names) counts.set(name, (counts.get(name) ?? 0) + 1);
   const common = Math.max(3, candidates.length / 4);
-  for (const [name, count] of counts) if (count >= common) known.add(name);
-  return known;
+  return new Set([...counts].filter(([, count]) => count >= common).map(([name]) => name));
 }

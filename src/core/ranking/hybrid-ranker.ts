@@ -3,7 +3,7 @@ import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './ca
 import { TermWeights } from './coverage.js';
 import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerFactsOf, answerKindOf, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, commonNames, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
 import { aboutOtherRelative, askedRelations, relationsIn } from './relatives.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
@@ -465,7 +465,9 @@ export class HybridRanker implements Ranker {
     const implied = message === query ? undefined : this.#implied(message, this.#typedParts(message)).find((part) => part.text === query);
     return {
       ...(implied === undefined ? {} : { answeredBy: implied.evidence }),
-      ...(implied?.settles === undefined ? {} : { settles: { answers: implied.settles, relations: GROUP.test(message) ? 'anyone' : relationsIn(message) } }),
+      ...(implied?.settles === undefined
+        ? {}
+        : { settles: { answers: implied.settles, relations: GROUP.test(message) ? 'anyone' : relationsIn(message), ...(implied.about ? { person: implied.about.toLowerCase() } : {}) } }),
       embedText: stripQuestionFrame(query),
       language: analysis.language,
       // Chat fillers ("these days", "remind me") ask nothing of the memory (text/fillers.ts).
@@ -551,8 +553,17 @@ export class HybridRanker implements Ranker {
     // An implied question is settled by a memory that states what it needs (a restriction for a dinner), unless the
     // memory is about a relative the message does not bring along ("my sister" for "Can I eat soba?").
     const settles = plan.settles;
+    // The names in most of the user's memories are the user's own (knownNames' rule, on every candidate).
+    const userNames = settles?.person === undefined ? NO_RELATIONS : commonNames(candidates.map((c) => answerFactsOf(c.memory.text)));
     const settled = (f: Features): boolean => {
       if (settles === undefined || p.impliedCoverage === 0 || !settles.answers.test(f.candidate.memory.text)) return false;
+      // About someone by name ("Can Rafa eat ..."): a memory that names them settles it, or one that names nobody
+      // and is not the user's own ("He is lactose intolerant."); unless the name is the user's (in most memories).
+      const person = settles.person;
+      if (person !== undefined && !userNames.has(person)) {
+        const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
+        return names.length > 0 ? names.some((name) => sameName(name, person)) : !f.reading.self && !/^(?:the )?user\b/iu.test(f.candidate.memory.text);
+      }
       if (settles.relations === 'anyone') return true;
       const own = (f.reading.relations ??= relationsIn(f.candidate.memory.text));
       return own.size === 0 || [...own].some((r) => (settles.relations as ReadonlySet<string>).has(r));

@@ -9,6 +9,7 @@
  * choices, so it implies nothing.
  */
 import { readSentences } from '../text/statements.js';
+import { isCalendarWord, namesIn } from './answer-kind.js';
 
 interface Need {
   /** Words of the request that point at the need, in the languages the implied questions are written in. */
@@ -147,14 +148,33 @@ export interface ImpliedPart {
   evidence: RegExp;
   /** Need.settles */
   settles?: RegExp;
+  /** Whom it asks about when not the user: the one person the message names ("Can she have the cheesecake?"). */
+  about?: string;
+}
+
+/** The one asked about in a question whether something is all right ("Can Rafa eat ...", "ok for him"), unless the user. */
+const ALLOWED_FOR =
+  /(?<![\p{L}])(?:(?:[Cc]an|[Mm]ay|[Cc]ould|[Ss]hould)\s+(he|she|they|\p{Lu}\p{Ll}+)\s+(?:eat|have|drink|try|order|take)|(?:safe|ok|OK|okay|alright|all right|fine)\s+for\s+(him|her|them|\p{Lu}\p{Ll}+))(?![\p{L}])/u;
+const PRONOUN = /^(?:he|she|they|him|her|them)$/iu;
+
+/** The person a message's "is it all right" question is about, by name; undefined for the user or when unclear. */
+function allowedFor(sentence: string, message: string): string | undefined {
+  const m = ALLOWED_FOR.exec(sentence);
+  const who = m?.[1] ?? m?.[2];
+  if (who === undefined || /^(?:i|we)$/iu.test(who)) return undefined;
+  if (!PRONOUN.test(who)) return who;
+  const names = [...namesIn(message)].filter((n) => n !== 'i' && !isCalendarWord(n));
+  if (names.length !== 1) return undefined;
+  // As the message writes it ("Sanna").
+  return new RegExp(String.raw`(?<![\p{L}])(${names[0]})`, 'iu').exec(message)?.[1];
 }
 
 /** The implied questions of a message, in its language ('en' when it is none of those written). */
 export function impliedParts(message: string, language: string): ImpliedPart[] {
   const lang = language === 'de' || language === 'es' ? language : 'en';
-  const implied = new Map<string, Need>();
-  const add = (need: Need): void => {
-    for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, need);
+  const implied = new Map<string, { need: Need; about?: string }>();
+  const add = (need: Need, about?: string): void => {
+    for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, { need, ...(about !== undefined ? { about } : {}) });
   };
   for (const sentence of readSentences(message)) {
     const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text));
@@ -163,10 +183,15 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
       if (choosing && need.topic.test(sentence.text)) add(need);
       // "Daniel baked cookies with almonds. Are they ok for him?", "I've got a headache. What can I take?": what it
       // is about may be named anywhere in the message (a food by its name too).
-      else if (allowed && (need.topic.test(message) || (need.namedBy === 'evidence' && need.evidence.test(message)))) add(need);
+      else if (allowed && (need.topic.test(message) || (need.namedBy === 'evidence' && need.evidence.test(message)))) add(need, allowedFor(sentence.text, message));
     }
   }
-  return [...implied].map(([text, need]) => ({ text, evidence: need.evidence, ...(need.settles ? { settles: need.settles } : {}) }));
+  return [...implied].map(([text, { need, about }]) => ({
+    text,
+    evidence: need.evidence,
+    ...(need.settles ? { settles: need.settles } : {}),
+    ...(about !== undefined ? { about } : {}),
+  }));
 }
 
 /** The texts of a message's implied questions (impliedParts). */

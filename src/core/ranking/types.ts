@@ -27,7 +27,7 @@ export interface QueryPlan {
    * For an implied question: a memory this matches answers it whatever its words (an allergy for a dinner), and
    * earns RankerParams.impliedCoverage of the word side, unless it is about a relative the message does not bring.
    */
-  settles?: { answers: RegExp; relations: ReadonlySet<string> | 'anyone' } | undefined;
+  settles?: { answers: RegExp; relations: ReadonlySet<string> | 'anyone'; person?: string } | undefined;
 }
 
 /**

@@ -79,6 +79,15 @@ describe('what settles an implied need whatever its words', () => {
     expect(settles("I've got a headache. What can I take?", "I'm allergic to ibuprofen.")).toBe(true);
   });
 
+  it('knows whom an "is it all right" question is about: a name, or the one name "he" or "she" points at', () => {
+    const about = (message: string): (string | undefined)[] => impliedParts(message, 'en').map((part) => part.about);
+    expect(about('Rafa wants pizza tonight. Can he eat the four-cheese one?')).toEqual(['Rafa', 'Rafa']);
+    expect(about('Can Musa have peanuts?')).toEqual(['Musa', 'Musa']);
+    expect(about('Hiii. Daniel baked cookies with almonds. Are they ok for him?')).toEqual(['Daniel', 'Daniel']);
+    expect(about('Can I eat soba?')).toEqual([undefined, undefined]);
+    expect(about('Tom and Ana made a cake. Can she have it?')).toEqual([undefined, undefined]);
+  });
+
   it('a liking on the same topic settles nothing, nor an allergy to something else, nor a busy day', () => {
     expect(settles('Plan a dinner for Sanna and me.', 'User takes her coffee black, no sugar.')).toBe(false);
     expect(settles('Suggest a workout routine for me.', 'I want to learn to swim properly this year.')).toBe(false);
@@ -109,6 +118,14 @@ describe('what settles an implied need whatever its words', () => {
     expect(words(on, 'me')).toBe(0.5);
     expect(on.find((x) => x.candidate.memory.id === 'me')?.parts?.settles).toBe(0.5);
     expect(words(on, 'sis')).toBe(words(off, 'sis'));
+    // About someone else by name: the user's own restriction settles nothing, theirs does.
+    const rafa = 'Rafa wants pizza tonight. Can he eat the four-cheese one?';
+    const rafaFacts = [fact('me', "I can't eat peanuts."), fact('rafa', 'Rafael is lactose intolerant.'), fact('he', 'He is vegan.')];
+    const forRafa = ranker.rank(food, ranker.plan(food, 5, rafa), rafaFacts);
+    const settled = (id: string): number | undefined => forRafa.find((x) => x.candidate.memory.id === id)?.parts?.settles;
+    expect(settled('me')).toBeUndefined();
+    expect(settled('rafa')).toBe(0.5);
+    expect(settled('he')).toBe(0.5);
   });
 });
 
