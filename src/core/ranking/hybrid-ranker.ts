@@ -5,7 +5,7 @@ import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, commonNames, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
-import { aboutOtherRelative, askedRelations, relationsIn } from './relatives.js';
+import { aboutOtherRelative, askedRelations, relationsIn, relativesOf } from './relatives.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
@@ -571,7 +571,7 @@ export class HybridRanker implements Ranker {
 
     // The user's relatives the question asks about ("my mom", "Kofi's wife"): a memory about another one is no answer.
     const relatives = p.otherRelativeFactor < 1 && plan.language === 'en' ? askedRelations(query) : NO_RELATIONS;
-    const aboutOtherKin = (f: Features): boolean => relatives.size > 0 && aboutOtherRelative(relatives, (f.reading.relations ??= relationsIn(f.candidate.memory.text)));
+    const aboutOtherKin = (f: Features): boolean => relatives.size > 0 && aboutOtherRelative(relatives, relativesOf(f.candidate.memory.text));
 
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
     const intents = p.intentCovers && plan.language === 'en' ? intentsOf(query) : [];

@@ -69,3 +69,15 @@ export function aboutOtherRelative(asked: ReadonlySet<string>, memoryRelations: 
   for (const relation of memoryRelations) if (asked.has(relation)) return false;
   return true;
 }
+
+/** The user's own name, as the user or an agent wrote it down ("My name is ...", "User's name is ..."). */
+const OWN_NAME = /^(?:my name is|my name's|i['\u2019]m called|(?:the )?user['\u2019]s name is|(?:the )?user is called)\b/iu;
+
+/**
+ * The relatives a memory is about, for a question about one: "self" for the user's own name, which answers no
+ * question about a relative's ("What's my father's name?" over "User's name is Mateo Rojas.").
+ */
+export function relativesOf(text: string): ReadonlySet<string> {
+  return OWN_NAME.test(text.trim()) ? SELF : relationsIn(text);
+}
+const SELF: ReadonlySet<string> = new Set(['self']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aboutOtherRelative, askedRelations, relationsIn } from '../../../src/core/ranking/relatives.js';
+import { aboutOtherRelative, askedRelations, relationsIn, relativesOf } from '../../../src/core/ranking/relatives.js';
 
 describe('relationsIn: the relatives a text names', () => {
   it('reads each relation by the words people type for it', () => {
@@ -36,5 +36,14 @@ describe('aboutOtherRelative', () => {
     expect(aboutOtherRelative(new Set(['mother']), new Set(['daughter', 'mother']))).toBe(false);
     expect(aboutOtherRelative(new Set(['mother']), new Set())).toBe(false);
     expect(aboutOtherRelative(new Set(), new Set(['daughter']))).toBe(false);
+  });
+});
+
+describe('relativesOf: whom a memory is about, for a question about a relative', () => {
+  it('reads the user\'s own name as about the user, no relative', () => {
+    expect(aboutOtherRelative(askedRelations("What's my father's name?"), relativesOf("User's name is Mateo Rojas."))).toBe(true);
+    expect(aboutOtherRelative(askedRelations("What's my father's name?"), relativesOf('My name is Ingrid Halvorsen.'))).toBe(true);
+    expect(aboutOtherRelative(askedRelations("What's my father's name?"), relativesOf('My father Dorin keeps bees.'))).toBe(false);
+    expect([...relativesOf('My sister Marta lives in Porto.')]).toEqual(['sister']);
   });
 });
