@@ -574,7 +574,8 @@ export class HybridRanker implements Ranker {
     const aboutOtherKin = (f: Features): boolean => relatives.size > 0 && aboutOtherRelative(relatives, relativesOf(f.candidate.memory.text));
 
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
-    const intents = p.intentCovers && plan.language === 'en' ? intentsOf(query) : [];
+    // Not for an implied question: its words are the rule's, and what settles it is said above.
+    const intents = p.intentCovers && plan.language === 'en' && answeredBy === undefined ? intentsOf(query) : [];
     const frameOf = (f: Features): ReadonlySet<string> | undefined =>
       intents.length === 0 ? undefined : frameCoveredBy(intents, f.candidate.memory.text, (f.reading.intents ??= new Map()));
     // A first-person question over facts stored about the user one by one (RankerParams.selfLift).

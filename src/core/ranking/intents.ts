@@ -89,6 +89,18 @@ const INTENTS: readonly Intent[] = [
     covers: ['med', 'meds', 'medication', 'medicine', 'pill', 'pills', 'tablet', 'tablets', 'supplement', 'supplements', 'drug', 'drugs', 'vitamin', 'vitamins', 'prescription', 'take', 'taking'],
   },
   {
+    name: 'avoid',
+    asks: /\b(?:avoid|stay away from|keep away from|steer clear of)\b/iu,
+    states: /\b(?:allergic|allergy|allergies|intolerant|intolerance|can['\u2019]?t (?:eat|have|drink|take|stand)|cannot (?:eat|have|drink|take)|avoids?|avoiding|doesn['\u2019]?t (?:eat|drink)|don['\u2019]?t (?:eat|drink))\b/iu,
+    covers: ['avoid', 'stay', 'away', 'keep', 'steer', 'clear', 'need'],
+  },
+  {
+    name: 'wish',
+    asks: /\bbucket list\b|\bwish list\b|\bdream (?:trip|destination|job|car|holiday)\b|\bsomeday\b|\bone day\b/iu,
+    states: /\b(?:wants? to|would love to|dreams? (?:of|about)|one day|someday|bucket list|hopes? to|plans? to|wishes)\b/iu,
+    covers: ['bucket', 'list', 'wish', 'dream', 'someday', 'day'],
+  },
+  {
     name: 'languages',
     asks: new RegExp(String.raw`\b(?:what|which|how many) languages? (?:do|does|did|can) ${SUBJECT}\b|\bwhat (?:do|does|can) ${SUBJECT} speak\b|\b(?:does|do|can) ${SUBJECT} speak\b`, 'iu'),
     states: /\b(?:speaks?|spoke|speaking|fluent|native|bilingual|trilingual|languages?|mother tongue)\b/iu,

@@ -35,6 +35,17 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(intentNames(intentsOf('how do I get to work?'))).toEqual(['commute']);
   });
 
+  it('reads what to avoid and what is on a bucket list', () => {
+    expect(intentNames(intentsOf('which nuts do I need to avoid'))).toEqual(['avoid']);
+    expect(intentNames(intentsOf('what fruit should I stay away from?'))).toEqual(['avoid']);
+    expect(intentNames(intentsOf('which country is on my bucket list?'))).toEqual(['wish']);
+    expect(states('what fruit should I stay away from?', "I'm allergic to peaches.")).toBe(true);
+    expect(states('what fruit should I stay away from?', 'I love peaches.')).toBe(false);
+    expect(states('which country is on my bucket list?', 'User wants to go diving in New Zealand one day.')).toBe(true);
+    // "What am I allergic to?" is asked in its own words: no frame to cover.
+    expect(intentsOf('What am I allergic to?')).toEqual([]);
+  });
+
   it('reads a trade as a job, and the medicines someone is on', () => {
     expect(intentNames(intentsOf("what's hemi's trade"))).toEqual(['job']);
     expect(intentNames(intentsOf('what supplements am I on at the moment'))).toEqual(['medication']);
