@@ -47,6 +47,9 @@ const CALENDAR = new Set(
   `january february march april may june july august september october november december monday tuesday wednesday
   thursday friday saturday sunday`.split(/\s+/u),
 );
+/** Capitalised words that name nobody: the pronoun "I" (capitalised everywhere), an agent's word for the user. */
+export const NOT_NAMES: ReadonlySet<string> = new Set(['i', 'user', 'users']);
+
 /** A month or a weekday ("Saturdays" too): capitalised, but it names nobody. */
 export function isCalendarWord(word: string): boolean {
   return CALENDAR.has(word) || CALENDAR.has(word.replace(/s$/u, ''));
@@ -141,8 +144,7 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
  * of them): the person the memories are about is in most of them and is never the name asked for.
  */
 export function knownNames(query: string, candidates: readonly AnswerFacts[]): Set<string> {
-  // "User" opens an agent's note and "I" is capitalised everywhere: neither is a name that answers.
-  return new Set([...words(query), 'i', 'user', 'users', ...commonNames(candidates)]);
+  return new Set([...words(query), ...NOT_NAMES, ...commonNames(candidates)]);
 }
 
 /** Names in at least a quarter of the candidates (and three of them): the person the memories are about. */

@@ -3,9 +3,9 @@ import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './ca
 import { TermWeights } from './coverage.js';
 import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerFactsOf, answerKindOf, commonNames, knownNames, offersAnswer, type AnswerFacts } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
-import { aboutOtherRelative, askedRelations, relationsIn, relativesOf } from './relatives.js';
+import { aboutOtherRelative, askedRelations, relationsIn, relativesOf, type Relation } from './relatives.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
@@ -270,12 +270,10 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
   };
 }
 
-const NO_RELATIONS: ReadonlySet<string> = new Set();
+const NO_RELATIONS: ReadonlySet<Relation> = new Set();
+const NO_NAMES: ReadonlySet<string> = new Set();
 /** A message about a group: any relative's restriction may settle its needs ("a dinner for the family"). */
 const GROUP = /(?<![\p{L}])(?:family|families|kids|children|everyone|everybody|all of us|us|we|our|guests|friends|girls|boys|the whole|party|together|in-laws|parents|relatives)(?![\p{L}])/iu;
-
-/** Capitalised words that name nobody for otherPersonFactor: the pronoun, an agent's word for the user. */
-const NOT_NAMES = new Set(['i', 'user', 'users']);
 
 /**
  * Two written forms of one name: equal, one the start of the other ("Mel", "Melanie"), or inflected ("Annas",
@@ -331,7 +329,7 @@ interface TextReading {
   /** Which intents (intents.ts) the text states, as far as questions have asked. */
   intents?: Map<Intent, boolean>;
   /** The relatives the text names (relatives.ts), read on the first question about one. */
-  relations?: ReadonlySet<string>;
+  relations?: ReadonlySet<Relation>;
 }
 
 /**
@@ -550,11 +548,13 @@ export class HybridRanker implements Ranker {
       return names.length > 0 && !named.some((name) => names.some((other) => sameName(name, other)));
     };
 
+    const relationsOf = (f: Features): ReadonlySet<Relation> => (f.reading.relations ??= relationsIn(f.candidate.memory.text));
+
     // An implied question is settled by a memory that states what it needs (a restriction for a dinner), unless the
     // memory is about a relative the message does not bring along ("my sister" for "Can I eat soba?").
     const settles = plan.settles;
     // The names in most of the user's memories are the user's own (knownNames' rule, on every candidate).
-    const userNames = settles?.person === undefined ? NO_RELATIONS : commonNames(candidates.map((c) => answerFactsOf(c.memory.text)));
+    const userNames = settles?.person === undefined ? NO_NAMES : commonNames(candidates.map((c) => answerFactsOf(c.memory.text)));
     const settled = (f: Features): boolean => {
       if (settles === undefined || p.impliedCoverage === 0 || !settles.answers.test(f.candidate.memory.text)) return false;
       // About someone by name ("Can Rafa eat ..."): a memory that names them settles it, or one that names nobody
@@ -564,14 +564,15 @@ export class HybridRanker implements Ranker {
         const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
         return names.length > 0 ? names.some((name) => sameName(name, person)) : !f.reading.self && !/^(?:the )?user\b/iu.test(f.candidate.memory.text);
       }
-      if (settles.relations === 'anyone') return true;
-      const own = (f.reading.relations ??= relationsIn(f.candidate.memory.text));
-      return own.size === 0 || [...own].some((r) => (settles.relations as ReadonlySet<string>).has(r));
+      const brought = settles.relations;
+      if (brought === 'anyone') return true;
+      const own = relationsOf(f);
+      return own.size === 0 || [...own].some((r) => brought.has(r));
     };
 
     // The user's relatives the question asks about ("my mom", "Kofi's wife"): a memory about another one is no answer.
     const relatives = p.otherRelativeFactor < 1 && plan.language === 'en' ? askedRelations(query) : NO_RELATIONS;
-    const aboutOtherKin = (f: Features): boolean => relatives.size > 0 && aboutOtherRelative(relatives, relativesOf(f.candidate.memory.text));
+    const aboutOtherKin = (f: Features): boolean => relatives.size > 0 && aboutOtherRelative(relatives, relativesOf(f.candidate.memory.text, relationsOf(f)));
 
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
     // Not for an implied question: its words are the rule's, and what settles it is said above.

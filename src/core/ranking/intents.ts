@@ -120,6 +120,9 @@ const INTENTS: readonly Intent[] = [
   },
 ];
 
+/** Every intent's name, in order (explain.intent's values). */
+export const INTENT_NAMES: readonly string[] = INTENTS.map((i) => i.name);
+
 let covered: Map<Intent, ReadonlySet<string>> | undefined;
 
 /** The stems of an intent's frame words. */

@@ -9,7 +9,7 @@
  * choices, so it implies nothing.
  */
 import { readSentences } from '../text/statements.js';
-import { isCalendarWord, namesIn } from './answer-kind.js';
+import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 
 interface Need {
   /** Words of the request that point at the need, in the languages the implied questions are written in. */
@@ -163,7 +163,7 @@ function allowedFor(sentence: string, message: string): string | undefined {
   const who = m?.[1] ?? m?.[2];
   if (who === undefined || /^(?:i|we)$/iu.test(who)) return undefined;
   if (!PRONOUN.test(who)) return who;
-  const names = [...namesIn(message)].filter((n) => n !== 'i' && !isCalendarWord(n));
+  const names = [...namesIn(message)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n));
   if (names.length !== 1) return undefined;
   // As the message writes it ("Sanna").
   return new RegExp(String.raw`(?<![\p{L}])(${names[0]})`, 'iu').exec(message)?.[1];

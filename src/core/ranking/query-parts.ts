@@ -1,5 +1,5 @@
 import { readSentences } from '../text/statements.js';
-import { isCalendarWord, namesIn } from './answer-kind.js';
+import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 import type { ScoredCandidate } from './types.js';
 
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
@@ -52,7 +52,7 @@ const AFTER_OBJECT = /^\s+(?:to|for|about|with|again|up|out|in|on|at|from|into|n
  */
 export function withNameFor(question: string, context: string): string | undefined {
   if ([...namesIn(question.replace(/^\P{L}*\p{L}/u, (m) => m.toLowerCase()))].some((n) => n !== 'i')) return undefined;
-  const names = [...namesIn(context)].filter((n) => n !== 'i' && !isCalendarWord(n));
+  const names = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n));
   if (names.length !== 1) return undefined;
   const lower = names[0] as string;
   // The name as the context writes it ("Felix", "Mum").
@@ -80,11 +80,10 @@ const THEN = /(?<![\p{L}])(?<!\b(?:and|since|by|until|till|even|just|back|only)\
  */
 export function withTimeFor(question: string, context: string): string | undefined {
   if (!THEN.test(question) || /^\s*if\b/iu.test(question)) return undefined;
-  const times = [...new Set([...context.matchAll(WHEN)].map((m) => m[0].toLowerCase().replace(/^(?:on|this|next)\s+/u, '')))];
-  if (times.length !== 1) return undefined;
-  const [when] = [...context.matchAll(WHEN)];
-  const phrase = (when?.[0] ?? '').replace(/^on\s+/iu, '');
-  return question.replace(THEN, phrase);
+  const named = [...context.matchAll(WHEN)].map((m) => m[0]);
+  // One time, however often it is named ("on Saturday ... this Saturday").
+  if (new Set(named.map((t) => t.toLowerCase().replace(/^(?:on|this|next)\s+/u, ''))).size !== 1) return undefined;
+  return question.replace(THEN, (named[0] as string).replace(/^on\s+/iu, ''));
 }
 
 /**

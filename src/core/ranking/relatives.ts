@@ -10,7 +10,7 @@
  */
 
 /** Each relation and the words for it, as typed (lower case). */
-const RELATIONS: Readonly<Record<string, readonly string[]>> = {
+const RELATIONS = {
   mother: ['mother', 'mum', 'mom', 'mam', 'mama', 'mommy', 'mummy', 'ma'],
   father: ['father', 'dad', 'daddy', 'papa', 'pa'],
   sister: ['sister', 'sis'],
@@ -28,43 +28,51 @@ const RELATIONS: Readonly<Record<string, readonly string[]>> = {
   cousin: ['cousin'],
   niece: ['niece'],
   nephew: ['nephew'],
-};
+} as const satisfies Record<string, readonly string[]>;
+
+/** A relation a text names; "self" for a memory that states the user's own name (relativesOf). */
+export type Relation = keyof typeof RELATIONS | 'self';
+
+/** Every word for a relation, as one alternation. */
+const RELATION_WORDS = Object.values(RELATIONS).flat().join('|');
 
 /** A relation word, not the first part of an in-law or a compound ("mother-in-law", "grandmother" is its own). */
 const WORD = new RegExp(
-  String.raw`(?<![\p{L}-])(${Object.values(RELATIONS).flat().join('|')})s?(?![\p{L}]|-in-law|['\u2019]s?-in-law)`,
+  String.raw`(?<![\p{L}-])(${RELATION_WORDS})s?(?![\p{L}]|-in-law|['\u2019]s?-in-law)`,
   'giu',
 );
-const RELATION_OF = new Map(Object.entries(RELATIONS).flatMap(([relation, words]) => words.map((w) => [w, relation] as const)));
+const RELATION_OF = new Map<string, Relation>(
+  (Object.entries(RELATIONS) as [keyof typeof RELATIONS, readonly string[]][]).flatMap(([relation, words]) => words.map((w) => [w, relation] as const)),
+);
 
-/** The relations a text names ("sister" for "my sis"), lower case. */
-export function relationsIn(text: string): Set<string> {
-  const found = new Set<string>();
-  for (const m of text.matchAll(WORD)) {
+/** The relations of a pattern's matches (its first group is a relation word). */
+function relationsMatched(text: string, pattern: RegExp): Set<Relation> {
+  const found = new Set<Relation>();
+  for (const m of text.matchAll(pattern)) {
     const relation = RELATION_OF.get((m[1] as string).toLowerCase());
     if (relation !== undefined) found.add(relation);
   }
   return found;
 }
 
+/** The relations a text names ("sister" for "my sis"). */
+export function relationsIn(text: string): Set<Relation> {
+  return relationsMatched(text, WORD);
+}
+
 /** Someone's relative a question asks about: "my mom", "Kofi's wife", "your sister" (the assistant's view of "my"). */
-const ASKED = new RegExp(String.raw`(?:\b(?:my|our|your)|(?<=\p{L}['\u2019]s?))\s+(?:(?:little|younger|older|big|eldest|youngest|baby|twin)\s+)?(${Object.values(RELATIONS).flat().join('|')})(?![\p{L}-])`, 'giu');
+const ASKED = new RegExp(String.raw`(?:\b(?:my|our|your)|(?<=\p{L}['\u2019]s?))\s+(?:(?:little|younger|older|big|eldest|youngest|baby|twin)\s+)?(${RELATION_WORDS})(?![\p{L}-])`, 'giu');
 
 /**
  * The relations a question asks about after "my" or a possessive ("my sister's husband": a sister and a husband; a
  * memory about either may answer it), empty when it asks about none.
  */
-export function askedRelations(query: string): ReadonlySet<string> {
-  const asked = new Set<string>();
-  for (const m of query.matchAll(ASKED)) {
-    const relation = RELATION_OF.get((m[1] as string).toLowerCase());
-    if (relation !== undefined) asked.add(relation);
-  }
-  return asked;
+export function askedRelations(query: string): ReadonlySet<Relation> {
+  return relationsMatched(query, ASKED);
 }
 
 /** The memory names relatives, none of them one the question asks about: it is about someone else. */
-export function aboutOtherRelative(asked: ReadonlySet<string>, memoryRelations: ReadonlySet<string>): boolean {
+export function aboutOtherRelative(asked: ReadonlySet<Relation>, memoryRelations: ReadonlySet<Relation>): boolean {
   if (asked.size === 0 || memoryRelations.size === 0) return false;
   for (const relation of memoryRelations) if (asked.has(relation)) return false;
   return true;
@@ -77,7 +85,7 @@ const OWN_NAME = /^(?:my name is|my name's|i['\u2019]m called|(?:the )?user['\u2
  * The relatives a memory is about, for a question about one: "self" for the user's own name, which answers no
  * question about a relative's ("What's my father's name?" over "User's name is Mateo Rojas.").
  */
-export function relativesOf(text: string): ReadonlySet<string> {
-  return OWN_NAME.test(text.trim()) ? SELF : relationsIn(text);
+export function relativesOf(text: string, named: ReadonlySet<Relation> = relationsIn(text)): ReadonlySet<Relation> {
+  return OWN_NAME.test(text.trim()) ? SELF : named;
 }
-const SELF: ReadonlySet<string> = new Set(['self']);
+const SELF: ReadonlySet<Relation> = new Set<Relation>(['self']);

@@ -1,3 +1,4 @@
+import type { Relation } from './relatives.js';
 import type { z } from 'zod';
 import type { scorePartsSchema } from '../schemas.js';
 import type { Candidate } from '../store.js';
@@ -27,7 +28,7 @@ export interface QueryPlan {
    * For an implied question: a memory this matches answers it whatever its words (an allergy for a dinner), and
    * earns RankerParams.impliedCoverage of the word side, unless it is about a relative the message does not bring.
    */
-  settles?: { answers: RegExp; relations: ReadonlySet<string> | 'anyone'; person?: string } | undefined;
+  settles?: { answers: RegExp; relations: ReadonlySet<Relation> | 'anyone'; person?: string } | undefined;
 }
 
 /**

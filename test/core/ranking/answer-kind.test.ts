@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerFactsOf, answerKindOf, knownNames, namesIn, offersAnswer } from '../../../src/core/ranking/answer-kind.js';
-import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
-import type { Candidate } from '../../../src/core/store.js';
+import { candidate, rankedById } from '../../helpers/ranking.js';
 
 describe('answerKindOf', () => {
   it('reads the kinds a question asks for plainly', () => {
@@ -78,18 +77,8 @@ describe('offersAnswer', () => {
 });
 
 describe('the ranker and the kind of answer', () => {
-  const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', createdAt: '2024-01-01T00:00:00.000Z' };
-  const fact = (id: string, text: string, cosine: number, extra: Partial<Candidate> = {}, at = '2025-01-10T09:00:00.000Z'): Candidate => ({
-    memory: { id, uuid: `uuid-${id}`, userId: 'jonas', app: APP, text, metadata: {}, createdAt: at, updatedAt: at, expiresAt: null },
-    cosine,
-    prevId: null,
-    nextId: null,
-    ...extra,
-  });
-  const ranked = (query: string, candidates: Candidate[], params = {}) => {
-    const ranker = new HybridRanker(params);
-    return new Map(ranker.rank(query, ranker.plan(query, 5), candidates).map((s) => [s.candidate.memory.id, s]));
-  };
+  const fact = candidate;
+  const ranked = rankedById;
 
   it('discounts a near miss that holds no answer of the kind asked, and says so in the parts', () => {
     const bike = fact('bike', 'Jonas rides a carbon road bike to work.', 0.55);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
-import { frameCoveredBy, intentNames, intentsOf, type Intent } from '../../../src/core/ranking/intents.js';
-import type { Candidate } from '../../../src/core/store.js';
+import { frameCoveredBy, INTENT_NAMES, intentNames, intentsOf, type Intent } from '../../../src/core/ranking/intents.js';
+import { scorePartsSchema } from '../../../src/core/schemas.js';
+import { candidate, rankedById } from '../../helpers/ranking.js';
 
 const states = (query: string, text: string): boolean => frameCoveredBy(intentsOf(query), text) !== undefined;
 
@@ -54,6 +54,11 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(states('what supplements am I on', "I'm on iron tablets for anaemia.")).toBe(true);
     expect(states('what supplements am I on', 'I use an inhaler before running.')).toBe(true);
     expect(states('what supplements am I on', 'I go to the pharmacy on Fridays.')).toBe(false);
+  });
+
+  it('names every intent in explain.intent\'s description (the schema cannot import the rules: the console bundles it)', () => {
+    const described = scorePartsSchema.shape.intent.description ?? '';
+    for (const name of INTENT_NAMES) expect(described, name).toMatch(new RegExp(`[(, ]${name}[,;]`));
   });
 
   it('reads nothing in other questions', () => {
@@ -124,17 +129,8 @@ describe('frameCoveredBy remembers what it read of a text', () => {
 });
 
 describe('the ranker covers the frame of a question a memory answers', () => {
-  const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', createdAt: '2024-01-01T00:00:00.000Z' };
-  const fact = (id: string, text: string, cosine: number): Candidate => ({
-    memory: { id, uuid: `uuid-${id}`, userId: 'u', app: APP, text, metadata: {}, createdAt: '2025-01-10T09:00:00.000Z', updatedAt: '2025-01-10T09:00:00.000Z', expiresAt: null },
-    cosine,
-    prevId: null,
-    nextId: null,
-  });
-  const ranked = (query: string, candidates: Candidate[], params = {}) => {
-    const ranker = new HybridRanker(params);
-    return new Map(ranker.rank(query, ranker.plan(query, 5), candidates).map((s) => [s.candidate.memory.id, s]));
-  };
+  const fact = candidate;
+  const ranked = rankedById;
 
   it('covers the words of "How old" with a memory that states an age (intentCovers), and only that', () => {
     const emir = fact('emir', "Yusuf's son Emir is 10 and plays chess.", 0.45);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { HybridRanker, MAX_IMPLIED_PARTS } from '../../../src/core/ranking/hybrid-ranker.js';
 import { impliedNeeds, impliedParts } from '../../../src/core/ranking/needs.js';
-import type { Candidate } from '../../../src/core/store.js';
 import { LOCAL_CALLER } from '../../../src/core/types.js';
 import { withHashService } from '../../helpers/hash-service.js';
+import { candidate } from '../../helpers/ranking.js';
 
 describe('impliedNeeds: what a request implies', () => {
   it('reads requests and "what should I" questions about food as the allergies and diet they imply', () => {
@@ -102,13 +102,7 @@ describe('what settles an implied need whatever its words', () => {
     const mine = ranker.plan(food, 5, message).settles;
     expect(mine?.relations).toEqual(new Set());
     expect(ranker.plan(food, 5, 'Plan a dinner for the whole family.').settles?.relations).toBe('anyone');
-    const APP = { id: '00000000-0000-4000-8000-000000000000', slug: 'default', createdAt: '2024-01-01T00:00:00.000Z' };
-    const fact = (id: string, text: string): Candidate => ({
-      memory: { id, uuid: `uuid-${id}`, userId: 'u', app: APP, text, metadata: {}, createdAt: '2025-01-10T09:00:00.000Z', updatedAt: '2025-01-10T09:00:00.000Z', expiresAt: null },
-      cosine: 0.45,
-      prevId: null,
-      nextId: null,
-    });
+    const fact = (id: string, text: string) => candidate(id, text, 0.45);
     const facts = [fact('me', "I can't eat peanuts."), fact('sis', "My sister Marta doesn't eat meat."), fact('run', 'I run 10 km every Sunday.')];
     const on = ranker.rank(food, ranker.plan(food, 5, message), facts);
     const off = new HybridRanker({ impliedCoverage: 0 }).rank(food, ranker.plan(food, 5, message), facts);
