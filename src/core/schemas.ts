@@ -446,6 +446,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory about another of the user\'s relatives than the one the query asks about ("My daughter Itzel is 7." for "How old is my mom?").'),
+    general: z
+      .number()
+      .optional()
+      .describe('Factor for every memory when an English question asks about the world, not about anyone the memories know ("how high is mount kenya?" over "The user wants to climb Mount Kenya."): the assistant answers it, not a memory.'),
     settles: z
       .number()
       .optional()

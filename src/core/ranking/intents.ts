@@ -82,11 +82,15 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'medication',
     asks: new RegExp(
-      String.raw`\b(?:what|which)\s+(?:meds|medications?|medicines?|pills|tablets|supplements|drugs|vitamins|prescriptions?)\b|\b(?:meds|medications?|medicines?|pills|tablets|supplements)\s+(?:am|is|are|do|does)\s+${SUBJECT}\s+(?:on|taking|take)\b`,
+      String.raw`\b(?:what|which)(?:['\u2019]s|\s+is|\s+are)?\s+(?:(?:my|his|her|their|the|that|those|these)\s+)?(?:\p{L}+\s+)?(?:meds|medications?|medicines?|pills?|tablets?|supplements|drugs|vitamins|prescriptions?|blood thinners?|inhalers?)\b|\b(?:meds|medications?|medicines?|pills|tablets|supplements)\s+(?:am|is|are|do|does)\s+${SUBJECT}\s+(?:on|taking|take)\b`,
       'iu',
     ),
-    states: /\b(?:tablets?|pills?|medications?|meds|medicines?|inhalers?|insulin|supplements?|vitamins?|drops|injections?|antibiotics|antidepressants?|prescriptions?|prescribed|mg)\b/iu,
-    covers: ['med', 'meds', 'medication', 'medicine', 'pill', 'pills', 'tablet', 'tablets', 'supplement', 'supplements', 'drug', 'drugs', 'vitamin', 'vitamins', 'prescription', 'take', 'taking'],
+    // A drug by its generic name after "take" ("takes amlodipine", "I'm on warfarin"): the endings of common ones.
+    states: new RegExp(
+      String.raw`\b(?:tablets?|pills?|medications?|meds|medicines?|inhalers?|insulin|supplements?|vitamins?|drops|injections?|antibiotics|antidepressants?|antihistamines?|statins?|blood thinners?|prescriptions?|prescribed|mg)\b|\b(?:takes?|taking|took|on)\s+\p{L}{3,}(?:pine|pril|olol|statin|formin|farin|triptan|thyroxine|zepam|profen|prazole|cillin|mycin|sartan|lukast|xetine|traline|opram|gliptin|parin|thiazide|semide)\b`,
+      'iu',
+    ),
+    covers: ['med', 'meds', 'medication', 'medicine', 'pill', 'pills', 'tablet', 'tablets', 'supplement', 'supplements', 'drug', 'drugs', 'vitamin', 'vitamins', 'prescription', 'take', 'taking', 'blood', 'thinner', 'thinners', 'inhaler'],
   },
   {
     name: 'avoid',

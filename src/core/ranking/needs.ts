@@ -10,6 +10,7 @@
  */
 import { readSentences } from '../text/statements.js';
 import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
+import { asksGeneral } from './general.js';
 
 interface Need {
   /** Words of the request that point at the need, in the languages the implied questions are written in. */
@@ -178,7 +179,8 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
   };
   for (const sentence of readSentences(message)) {
     const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text));
-    const allowed = sentence.kind === 'question' && ALLOWED.test(sentence.text);
+    // "Is it safe to give a greyhound raw chicken wings?" asks about the world, not about anyone's diet (general.ts).
+    const allowed = sentence.kind === 'question' && ALLOWED.test(sentence.text) && !(asksGeneral(sentence.text, []) && namesIn(sentence.text).size === 0);
     for (const need of NEEDS) {
       if (choosing && need.topic.test(sentence.text)) add(need);
       // "Daniel baked cookies with almonds. Are they ok for him?", "I've got a headache. What can I take?": what it

@@ -36,6 +36,10 @@ const INFORMAL: readonly (readonly string[])[] = [
   ['television', 'telly', 'tv'],
   ['football', 'footy'],
   ['apartment', 'flat'],
+  ['son', 'lad'],
+  // Chat's abbreviations for the word that carries them: "my bp pills", "which days am I wfh".
+  ['pressure', 'bp'],
+  ['home', 'wfh'],
 ];
 
 let table: Map<string, string[]> | undefined;

@@ -56,6 +56,17 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(states('what supplements am I on', 'I go to the pharmacy on Fridays.')).toBe(false);
   });
 
+  it('reads a pill asked for in other words, and a drug by its generic name', () => {
+    for (const q of ['what are my bp pills called', "What's that pill I take in the mornings called?", 'Which blood thinner am I on?']) {
+      expect(intentNames(intentsOf(q)), q).toEqual(['medication']);
+    }
+    expect(states('what are my bp pills called', 'Jomo has high blood pressure and takes amlodipine.')).toBe(true);
+    expect(states('Which blood thinner am I on?', 'I take warfarin, so I have to watch foods high in vitamin K.')).toBe(true);
+    expect(states('which tablets help with my migraines', 'Agnieszka takes sumatriptan when she feels a migraine coming.')).toBe(true);
+    // A word that only ends like a drug is none ("on routine", "takes the machine").
+    expect(states('which pills does Dad take', 'Dad is on a strict routine and takes the machine to work.')).toBe(false);
+  });
+
   it('names every intent in explain.intent\'s description (the schema cannot import the rules: the console bundles it)', () => {
     const described = scorePartsSchema.shape.intent.description ?? '';
     for (const name of INTENT_NAMES) expect(described, name).toMatch(new RegExp(`[(, ]${name}[,;]`));

@@ -10,4 +10,10 @@ describe('informalForms', () => {
     expect(informalForms(stemIn('allergic', 'en'))).toEqual([]);
   });
 
+  it('reads chat abbreviations as the word that carries them', () => {
+    expect(informalForms(stemIn('bp', 'en'))).toContain(stemIn('pressure', 'en'));
+    expect(informalForms(stemIn('wfh', 'en'))).toContain(stemIn('home', 'en'));
+    expect(informalForms(stemIn('lad', 'en'))).toContain(stemIn('son', 'en'));
+  });
+
 });

@@ -1,0 +1,82 @@
+/**
+ * A question about the world, not about anyone the memories know: "how high is mount kenya", "what's the population
+ * of tonga", "Is it safe to give a greyhound raw chicken wings?", "how do you say cheers in irish". A memory on its
+ * topic ("The user wants to climb Mount Kenya before he turns 50.") shares its words and its meaning, yet holds no
+ * answer: the assistant answers from what it knows. Read plainly, in English, from the question's frame and from
+ * what it does not name: no pronoun, no relative, no possessive, no person the user's memories know. A question
+ * about someone ("how many kids does sam have", "how long does she stay") is never general.
+ */
+import { foldLatin, isStopWordIn, words } from '../text/analyze.js';
+import { namesIn } from './answer-kind.js';
+
+/** Frames that ask how things are in general (measures, the best or the usual, safety, words in another language). */
+const FRAME = new RegExp(
+  [
+    String.raw`^how (?:many|much|long|high|tall|far|big|deep|heavy|often|fast|hot|cold|warm|wide|early|late)\b`,
+    String.raw`^how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)\b`,
+    String.raw`^how (?:do|does|can) (?:a|an|the|\p{L}+s) \p{L}+`,
+    String.raw`^what(?:['\u2019]s| is| are| was) (?:the|a|an) (?:population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rule|rules|word|term|name for|\p{L}+ for)\b`,
+    String.raw`^(?:is it|are they) (?:safe|ok|okay|true|bad|good|healthy|normal|legal|possible|dangerous|poisonous|toxic)\b`,
+    String.raw`^(?:is|are) (?:a|an|\p{L}+s) (?:safe|ok|okay|bad|good|healthy|dangerous|poisonous|toxic)\b`,
+    String.raw`^(?:where|why) (?:do|does|is|are) (?:the|a|an|\p{L}+s) \p{L}+`,
+  ].join('|'),
+  'iu',
+);
+
+/** The frame's own words after "the" ("the best month"): they name nothing of the user's. */
+const FRAME_WORDS = /^(?:population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rules?|word|term|name|usual|average|typical)$/iu;
+
+/** Words that put someone in the question: a pronoun, a relative, a possessive. */
+const SOMEONE = new RegExp(
+  String.raw`(?<![\p{L}])(?:i|me|my|mine|myself|we|us|our|ours|your|yours|he|him|his|she|her|hers|they|them|their|theirs|mum|mom|mother|dad|father|parents?|sons?|daughters?|kids?|children|child|baby|sister|brother|siblings?|husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|grand\p{L}+|aunt|uncle|cousin|niece|nephew|friends?|colleagues?|boss|family|dog|cat|pets?)(?![\p{L}])|\p{L}(?<!\b(?:what|that|it|there|here|who|where|when|how|let|he|she))['\u2019]s\b`,
+  'iu',
+);
+
+/**
+ * "you" asks the assistant about the world only in the frames above that translate or spell ("how do you say ...");
+ * elsewhere it is the assistant as a person ("how long have you known me").
+ */
+const YOU = /(?<![\p{L}])you(?![\p{L}])/iu;
+const TRANSLATES = /^how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)\b/iu;
+
+/**
+ * A name a memory uses for a person: a speaker ("Caroline: ..."), someone greeted ("Hey Mel!"), a possessive or a
+ * verb after it ("Sam's", "Sam works"), a relation or "named" before it. Compared without accents, as names are read.
+ */
+function personIn(name: string, text: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  const folded = text.replace(/\p{L}+/gu, foldLatin);
+  return new RegExp(
+    String.raw`^${escaped}:|(?:hey|hi|hello|thanks|dear)\s+${escaped}(?![\p{L}])|(?<![\p{L}])${escaped}(?:['\u2019]s?(?![\p{L}])|\s+(?:is|was|has|had|works|worked|lives|loves|likes|plays|goes|went|gets|takes|wants|needs|can|can['\u2019]t|doesn['\u2019]t|won['\u2019]t|hates|turns|turned|drives|speaks|stays|visits|runs|coaches|teaches|studies|supports)\b)|(?:named|called|son|daughter|sister|brother|husband|wife|partner|friend|boyfriend|girlfriend|mum|mom|mother|dad|father|colleague|boss|cousin|nephew|niece|aunt|uncle|grandson|granddaughter)\s+${escaped}(?![\p{L}])`,
+    'iu',
+  ).test(folded);
+}
+
+/** A memory says whose the thing is: "my twins", "Manaia's touch rugby team", "User's car". */
+function owned(noun: string, text: string): boolean {
+  const escaped = noun.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  return new RegExp(String.raw`(?:(?<![\p{L}])(?:my|our|his|her|their)|\p{L}['\u2019]s)\s+(?:\p{L}+\s+){0,2}${escaped}(?![\p{L}])`, 'iu').test(text);
+}
+
+/**
+ * Whether an English question asks about the world rather than about someone: a general frame, and nobody in it
+ * (`memories`: the texts of the user's memories that might answer it, whose people it must not name).
+ */
+export function asksGeneral(question: string, memories: readonly string[]): boolean {
+  const q = question.trim();
+  if (!FRAME.test(q) || SOMEONE.test(q)) return false;
+  if (YOU.test(q) && !TRANSLATES.test(q)) return false;
+  // A name the memories use for a person ("how many kids does sam have": "Sam works ...").
+  const typed = new Set([...words(q), ...namesIn(q)]);
+  const names = new Set<string>();
+  for (const text of memories) for (const name of namesIn(text)) if (typed.has(name)) names.add(name);
+  for (const name of names) if (memories.some((text) => personIn(name, text))) return false;
+  // "the twins", "the dog": something of the user's when a memory says whose ("My twins turn 10 in May.").
+  for (const m of q.matchAll(/(?<![\p{L}])the\s+(\p{L}+)(?:\s+(\p{L}+))?/giu)) {
+    for (const noun of [m[1], m[2]]) {
+      if (noun === undefined || isStopWordIn(noun.toLowerCase(), 'en') || FRAME_WORDS.test(noun)) continue;
+      if (memories.some((text) => owned(noun, text))) return false;
+    }
+  }
+  return true;
+}

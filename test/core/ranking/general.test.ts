@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { asksGeneral } from '../../../src/core/ranking/general.js';
+import { impliedNeeds } from '../../../src/core/ranking/needs.js';
+import { candidate, rankedById } from '../../helpers/ranking.js';
+
+const memories = [
+  'The user wants to climb Mount Kenya before he turns 50.',
+  "I'm saving to take the whole family to Tonga for Christmas next year.",
+  'Wiremu coaches Manaia\u2019s touch rugby team on Wednesday afternoons.',
+  "I've got twin boys, An and Minh, who are 9.",
+  'My twins start school in Hilo.',
+  'Sam works as a nurse in Leeds.',
+  'Darío is a mountain guide who leads treks on the Inca Trail.',
+  'Caroline: I went to a support group yesterday.',
+];
+
+describe('asksGeneral: a question about the world, not about anyone', () => {
+  it('reads measures, the best or usual, safety and translations as general', () => {
+    for (const q of [
+      'how high is mount kenya',
+      "what's the population of tonga",
+      'how many players are on a touch rugby team',
+      'Is it safe to give a greyhound raw chicken wings?',
+      'how do you say cheers in irish',
+      "What's the Gaelic for happy birthday?",
+      'how long do kelpies usually live',
+      "what's the best month to visit Sicily",
+    ]) {
+      expect(asksGeneral(q, memories), q).toBe(true);
+    }
+  });
+
+  it('never reads a question about someone as general', () => {
+    for (const q of [
+      // a pronoun, a relative, a possessive, the assistant as a person
+      'how long does she usually stay',
+      'how many kids does my sister have',
+      "how much is Sam's rent",
+      'how long have you known me',
+      // a person the memories know, by a verb, a speaker's name or without accents
+      'how many kids does sam have',
+      'How many times has Caroline gone to the beach?',
+      'How much does a trek with Dario cost?',
+      // "the twins": the user's, as a memory says
+      'where do the twins go to school',
+      // no general frame
+      'which days is league training',
+      'how old is Jitka?',
+    ]) {
+      expect(asksGeneral(q, memories), q).toBe(false);
+    }
+  });
+
+  it('implies no need of the user for a general question about what is all right', () => {
+    expect(impliedNeeds('Is it safe to give a greyhound raw chicken wings?', 'en')).toEqual([]);
+    expect(impliedNeeds('Is it safe for Rafa to eat cashews?', 'en').length).toBeGreaterThan(0);
+    expect(impliedNeeds('Can I eat sushi?', 'en').length).toBeGreaterThan(0);
+  });
+});
+
+describe('generalFactor: a general question over memories on its topic', () => {
+  const kenya = candidate('kenya', 'The user wants to climb Mount Kenya before he turns 50.', 0.62);
+  const car = candidate('car', 'User drives a Toyota Prado.', 0.1);
+
+  it('discounts every memory, and shows it in explain', () => {
+    const general = rankedById('how high is mount kenya', [kenya, car]);
+    expect(general.get('kenya')?.parts?.general).toBe(0.55);
+    const off = rankedById('how high is mount kenya', [kenya, car], { generalFactor: 1 });
+    expect(off.get('kenya')?.parts?.general).toBeUndefined();
+    expect(off.get('kenya')?.score ?? 0).toBeGreaterThan(general.get('kenya')?.score ?? 1);
+  });
+
+  it('leaves a question about the user alone', () => {
+    expect(rankedById('when am I climbing mount kenya', [kenya, car]).get('kenya')?.parts?.general).toBeUndefined();
+  });
+});
