@@ -36,7 +36,9 @@ const SMALL_TALK_WORDS = new Set(
     'hallo servus moin tschüss danke dir ihnen vielen dank ja nein guten gute schönen schönes tag morgen abend nacht noch ' +
     'ciao buongiorno buonasera grazie ' +
     'olá ola obrigado obrigada tchau ' +
-    'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace'
+    'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace ' +
+    // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
+    'a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters'
   ).split(' '),
 );
 
@@ -46,7 +48,7 @@ const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| i
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
 const QUESTION_TAIL = /\b(?:what|when|where|who|which|how)(?:\s+(?:again|exactly|now|then|though))?\s*$/iu;
 /** A sentence that opens like a question, with or without its mark (common typos too: "wich", "wat"). */
-const QUESTION_OPENING = /^(?:what|what's|whats|wat|wats|wut|wich|whch|wen|wher|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
+const QUESTION_OPENING = /^(?:what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
 
 /** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
 const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
