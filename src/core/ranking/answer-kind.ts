@@ -14,12 +14,19 @@ import { words } from '../text/analyze.js';
 
 export type AnswerKind = 'colour' | 'number' | 'name' | 'date';
 
+/** Things whose names are common words, not capitalised ones. */
+const COMMON_NAMED =
+  /\b(?:conditions?|illness(?:es)?|diseases?|diagnosis|allerg(?:y|ies)|pills?|tablets?|meds|medications?|medicines?|drugs?|inhalers?|courses?|degrees?|dish(?:es)?|recipes?|breeds?|jobs?|positions?|roles?|sports?|instruments?|surgery|surgeries|operations?|procedures?)\b/u;
+
 /** The kind of answer the query asks for, or undefined when its frame does not say. */
 export function answerKindOf(query: string): AnswerKind | undefined {
   const q = query.toLowerCase().trim();
   if (/^(what|which)\b/u.test(q) && /\bcolou?rs?\b/u.test(q)) return 'colour';
   if (/\bhow (old|much|tall|far|heavy)\b|\bwhat age\b/u.test(q)) return 'number';
-  if (/\bnames?\b|\bcalled\b/u.test(q)) return 'name';
+  // A condition, a pill or a course is called by a common word ("type 2 diabetes", "amlodipine", "a short course in
+  // lash extensions"): only a name is capitalised.
+  // "called" asks for a name after "what" ("what's her dog called"), not as a phone call ("Amma called about ...").
+  if ((/\bnames?\b/u.test(q) || /\b(?:what|which)\b[^.!?]*\bcalled\b/u.test(q)) && !COMMON_NAMED.test(q)) return 'name';
   // The date of a birthday or an anniversary is in the text, never the day the memory was stored (unlike "When did
   // Caroline go to the support group?", whose answer is often the memory's own date).
   if (/^(?:when|what date|which day)\b/u.test(q) && /\b(?:birthdays?|anniversary|anniversaries|born|due date|name day)\b/u.test(q)) return 'date';

@@ -34,15 +34,19 @@ interface Need {
 
 /** What the body may limit: a training plan or an outing is about it when a memory names one of these. */
 const BODY =
-  /(?<![\p{L}])(?:injury|injuries|injured|knee|knees|back|shoulder|ankle|hip|wrist|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|medication|arthritis|surgery|physiotherapist|physio|pain|afraid|scared|fear|heights|swim|condition|verletzung|verletzt|knie|rücken|schulter|asthma|schwanger|herz|diabetes|angst|lesión|lesionado|rodilla|espalda|hombro|asma|embarazada|corazón|diabetes|miedo)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:lose (?:\d+ ?(?:kg|kilos|pounds|lbs)|weight)|losing weight|weight loss|overweight|injury|injuries|injured|knee|knees|back|shoulder|ankle|hip|wrist|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|medication|arthritis|surgery|physiotherapist|physio|pain|afraid|scared|fear|heights|swim|condition|verletzung|verletzt|knie|rücken|schulter|asthma|schwanger|herz|diabetes|angst|lesión|lesionado|rodilla|espalda|hombro|asma|embarazada|corazón|diabetes|miedo)(?![\p{L}])/iu;
 /** A condition or a fear that limits what someone can do (a liking for swimming is none). */
 const CONDITION =
-  /(?<![\p{L}])(?:injury|injuries|injured|tore|torn|sprained?|broke|broken|dodgy|bad (?:knee|back|hip|shoulder|ankle)|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|arthritis|surgery|physiotherapy|physio|pain|condition|afraid of|scared of|fear of|vertigo|verletzung|verletzt|asthma|schwanger|herz|lesión|lesionado|asma|embarazada|miedo)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:lose (?:\d+ ?(?:kg|kilos|pounds|lbs)|weight)|losing weight|weight loss|overweight|injury|injuries|injured|tore|torn|sprained?|broke|broken|dodgy|bad (?:knee|back|hip|shoulder|ankle)|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|arthritis|surgery|physiotherapy|physio|pain|condition|afraid of|scared of|fear of|vertigo|verletzung|verletzt|asthma|schwanger|herz|lesión|lesionado|asma|embarazada|miedo)(?![\p{L}])/iu;
 
 /** A restriction on what someone eats or drinks, in the three languages the needs are written in. */
 const RESTRICTS_FOOD =
   /(?<![\p{L}])(?:allergic|allergy|allergies|intolerant|intolerance|can['\u2019]?t (?:eat|have|drink|stand|digest)|cannot|don['\u2019]?t (?:eat|drink)|doesn['\u2019]?t (?:eat|drink)|won['\u2019]?t (?:eat|touch)|never (?:eats?|drinks?)|avoids?|avoiding|vegan|vegetarian|pescatarian|halal|kosher|coeliac|celiac|gluten-free|dairy-free|diabetes|diabetic|cutting down|cut out|no (?:meat|pork|beef|alcohol|dairy|caffeine)|hates?|can['\u2019]?t stand|dislikes?|upsets?|fasting|fasts|allergisch|unverträglich|vegetarier\p{L}*|veganer\p{L}*|isst kein\p{L}*|trinkt kein\p{L}*|alérgic[oa]|intolerante|no come|no bebe|vegetarian[oa]|vegan[oa])(?![\p{L}])/iu;
 
+
+/** What someone likes or cannot stand: what a present, an outing or a film is chosen by. */
+const LIKES =
+  /(?<![\p{L}])(?:likes?|loves?|enjoys?|into|plays|collects?|favou?rite|fan|obsessed|hobby|hobbies|hates?|can['\u2019]?t stand|mag|mögen|liebt|spielt|sammelt|lieblings\p{L}*|le gusta|les gusta|le encanta|juega|colecciona|favorit[oa]s?)(?![\p{L}])/iu;
 
 const NEEDS: readonly Need[] = [
   {
@@ -84,7 +88,7 @@ const NEEDS: readonly Need[] = [
   {
     // Training, sport and outings depend on the body: an injury, a condition, a fear.
     topic:
-      /(?<![\p{L}])(?:train|training|run|running|runs|marathon|race|gym|workout|workouts|exercise|exercises|fitness|sport|sports|hike|hiking|swim|swimming|activity|activities|yoga|cycling|climbing|5k|10k|trainieren|training|laufen|joggen|sport|wandern|schwimmen|entrenar|entrenamiento|correr|deporte|gimnasio|nadar|senderismo)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:train|training|run|running|runs|marathon|race|gym|workout|workouts|in shape|fitter|exercise|exercises|fitness|sport|sports|hike|hiking|swim|swimming|activity|activities|yoga|cycling|climbing|5k|10k|trainieren|training|laufen|joggen|sport|wandern|schwimmen|entrenar|entrenamiento|correr|deporte|gimnasio|nadar|senderismo)(?![\p{L}])/iu,
     asks: {
       en: ['Do I have any injuries or health problems?'],
       de: ['Habe ich Verletzungen oder gesundheitliche Probleme?'],
@@ -96,7 +100,7 @@ const NEEDS: readonly Need[] = [
   {
     // A trip depends on how the user travels and where the people they visit live.
     topic:
-      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
     asks: {
       en: ['How do I travel, and where do my family live?'],
       de: ['Wie reise ich, und wo wohnt meine Familie?'],
@@ -104,7 +108,8 @@ const NEEDS: readonly Need[] = [
     },
     evidence:
       /(?<![\p{L}])(?:fly|flying|flights?|plane|ferry|train|trains|seasick|drive|drives|driving|car|boat|lives|live|living|moved|aisle|long-haul|cold|heat|winter|summer|fliegen|flug|fähre|zug|auto|wohnt|lebt|volar|vuelos?|ferry|tren|coche|vive|viven)(?![\p{L}])/iu,
-    settles: /(?<![\p{L}])(?:seasick|carsick|airsick|motion sickness|afraid of flying|scared of flying|fear of flying|hates? flying|doesn['\u2019]?t fly|don['\u2019]?t fly|doesn['\u2019]?t drive|don['\u2019]?t drive|hates? the (?:cold|heat)|can['\u2019]?t stand (?:the )?(?:cold|heat)|flugangst|mareo)(?![\p{L}])/iu,
+    // Where the user (a trip starts from home) or the relative the message brings lives settles it too.
+    settles: /(?<![\p{L}])(?:lives (?:in|near|outside)|live (?:in|near|outside)|based in|moved to|(?:flat|house|apartment) in|seasick|carsick|airsick|motion sickness|afraid of flying|scared of flying|fear of flying|hates? flying|doesn['\u2019]?t fly|don['\u2019]?t fly|doesn['\u2019]?t drive|don['\u2019]?t drive|hates? the (?:cold|heat)|can['\u2019]?t stand (?:the )?(?:cold|heat)|flugangst|mareo)(?![\p{L}])/iu,
   },
   {
     // What to take for a pain or an illness depends on what the user must not take.
@@ -121,20 +126,25 @@ const NEEDS: readonly Need[] = [
       /(?<![\p{L}])(?:(?:allergic|allergy|allergies|allergisch|alérgic[oa]) (?:to |gegen |a )?(?:\p{L}+ ){0,2}(?:ibuprofen|paracetamol|acetaminophen|aspirin|penicillin|amoxicillin|codeine|morphine|antibiotics?|nsaids?|sulfa|medicines?|medications?|painkillers?|\p{L}+cillin|medikament\p{L}*|medicamentos?)|can['\u2019]?t take|cannot take|must not take|mustn['\u2019]?t take|blood thinners?|ulcer|pregnant|schwanger|embarazada)(?![\p{L}])/iu,
   },
   {
-    // A present is chosen by what its receiver likes.
-    topic: /(?<![\p{L}])(?:present|presents|gift|gifts|geschenk|geschenke|regalo|regalos)(?![\p{L}])/iu,
+    // A present is chosen by what its receiver likes; so is an outing, a film or something to do together.
+    topic:
+      /(?<![\p{L}])(?:present|presents|gift|gifts|outing|outings|day out|something fun|something to do|things to do|movie|movies|film|films|family night|geschenk|geschenke|ausflug|regalo|regalos|excursión|película)(?![\p{L}])/iu,
     asks: {
       en: ['What do my family and friends like?'],
       de: ['Was mögen meine Familie und Freunde?'],
       es: ['¿Qué les gusta a mi familia y amigos?'],
     },
-    evidence:
-      /(?<![\p{L}])(?:likes?|loves?|enjoys?|into|plays|collects?|favou?rite|fan|obsessed|hobby|hobbies|mag|mögen|liebt|spielt|sammelt|lieblings\p{L}*|le gusta|les gusta|le encanta|juega|colecciona|favorit[oa]s?)(?![\p{L}])/iu,
+    evidence: LIKES,
+    // A liking or a dislike of those the message brings (or of the user) settles what to choose for them.
+    settles: LIKES,
   },
 ];
 
 /** A request to the assistant, or a question about what the user should choose ("what should I ...", "where should we ..."). */
 const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dónde|donde|cuál|cual)(?![\p{L}]).*(?<![\p{L}])(?:should|shall|can|could|sollte?n?|soll|können|kann|debería|debo|deberíamos|puedo|podemos)(?![\p{L}])/iu;
+
+/** A request phrased as a question to the assistant. */
+const ASKS_ASSISTANT = /^(?:(?:hey|hi|ok|okay|so)[\s,]+)?(?:can|could|would|will) you(?![\p{L}])/iu;
 
 /**
  * A question whether something is all right for someone ("Can I eat soba?", "Is hummus safe for me?", "Are they
@@ -178,7 +188,8 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
     for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, { need, ...(about !== undefined ? { about } : {}) });
   };
   for (const sentence of readSentences(message)) {
-    const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && CHOOSING.test(sentence.text));
+    // "Can you look up flights for my trip?" asks the assistant to do it: a request with a question mark.
+    const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && (CHOOSING.test(sentence.text) || ASKS_ASSISTANT.test(sentence.text)));
     // "Is it safe to give a greyhound raw chicken wings?" asks about the world, not about anyone's diet (general.ts).
     const allowed = sentence.kind === 'question' && ALLOWED.test(sentence.text) && !(asksGeneral(sentence.text, []) && namesIn(sentence.text).size === 0);
     for (const need of NEEDS) {

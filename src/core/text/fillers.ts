@@ -8,7 +8,7 @@
  * English only: the other languages' chat sets are small, and their fillers are not yet written down.
  */
 const FILLERS =
-  /(?<![\p{L}'\u2019])(?:these days|nowadays|at the moment|right now|again|remind me(?: of)?|real quick|quick question|by the way|btw|just wondering|i(?:'m| am) wondering|i forgot|i forget|i can['\u2019]?t remember|i don['\u2019]?t remember|(?:do|did) you (?:know|remember)|any idea|exactly)(?![\p{L}'\u2019])/giu;
+  /(?<![\p{L}'\u2019])(?:these days|nowadays|at the moment|right now|again|remind me(?: of)?|real quick|quick question|by the way|btw|just wondering|i(?:'m| am) wondering|i forgot|i forget|i can['\u2019]?t remember|i don['\u2019]?t remember|(?:do|did) you (?:know|remember)|any idea|exactly|usually|normally|generally|typically|actually|basically|honestly|lol|lmao|haha|pls|please|i (?:said|told you|mentioned)|you said|i think|i guess|tho|though)(?![\p{L}'\u2019])/giu;
 
 /** The text without the chat fillers (collapsed spaces), or the text itself when nothing else would be left. */
 export function withoutFillers(text: string): string {

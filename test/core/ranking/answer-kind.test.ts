@@ -15,6 +15,15 @@ describe('answerKindOf', () => {
     expect(answerKindOf('When was Mia born?')).toBe('date');
   });
 
+  it('asks for no name where the thing is called by a common word, nor for a phone call', () => {
+    expect(answerKindOf("What's her condition called again?")).toBeUndefined();
+    expect(answerKindOf('what are my bp pills called')).toBeUndefined();
+    expect(answerKindOf('What course did I sign up for, what is it called?')).toBeUndefined();
+    expect(answerKindOf('Amma called about Achan\'s check-up. What surgery did he have again?')).toBeUndefined();
+    expect(answerKindOf("what's my dog called")).toBe('name');
+    expect(answerKindOf("What is the name of Lena's brother?")).toBe('name');
+  });
+
   it('leaves frames whose answers are as often common words: who, which, where, when, how many', () => {
     for (const q of ['Who did John go to yoga with?', 'Which activity does Nate enjoy?', 'Where did they meet?', 'When is the party?', 'How many times has John hurt his ankle?', 'What is Aiko allergic to?', 'Is the colour of the sea blue?']) {
       expect(answerKindOf(q), q).toBeUndefined();

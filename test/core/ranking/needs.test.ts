@@ -32,7 +32,12 @@ describe('impliedNeeds: what a request implies', () => {
 
   it('reads a plan for a day as when the user is busy, training as their health, a trip as how they travel, a pain as the medicines they must avoid, a present as what people like', () => {
     expect(impliedNeeds('Which weekend works for a family day out?', 'en')).toEqual([]);
-    expect(impliedNeeds('Suggest something fun for the kids on Saturday.', 'en')).toEqual(['Which days am I busy?']);
+    expect(impliedNeeds('Suggest something fun for the kids on Saturday.', 'en')).toEqual(['Which days am I busy?', 'What do my family and friends like?']);
+    expect(impliedNeeds('Plan an outing with the grandchildren while they\'re here.', 'en')).toEqual(['What do my family and friends like?']);
+    expect(impliedNeeds('Suggest a way for me to get back in shape this winter.', 'en')).toEqual(['Do I have any injuries or health problems?']);
+    expect(impliedNeeds('Sort out a weekend away by train for Ciarán and me.', 'en')).toContain('How do I travel, and where do my family live?');
+    // "stay away from" is no trip.
+    expect(impliedNeeds('what fruit should I stay away from?', 'en')).not.toContain('How do I travel, and where do my family live?');
     expect(impliedNeeds('Plan my training for the next few months.', 'en')).toEqual(['Do I have any injuries or health problems?']);
     expect(impliedNeeds('Help me plan a visit to my grandma.', 'en')).toEqual(['How do I travel, and where do my family live?']);
     expect(impliedNeeds('Plan mein Training für die nächsten Monate.', 'de')).toEqual(['Habe ich Verletzungen oder gesundheitliche Probleme?']);
@@ -77,6 +82,11 @@ describe('what settles an implied need whatever its words', () => {
     expect(settles('Suggest a workout routine for me.', 'The user has asthma and carries an inhaler.')).toBe(true);
     expect(settles('Find me a boat trip for my birthday.', 'I get seasick on boats, even on calm days.')).toBe(true);
     expect(settles("I've got a headache. What can I take?", "I'm allergic to ibuprofen.")).toBe(true);
+    // Where the trip starts, or where the one visited lives; a weight goal for training; a liking for an outing.
+    expect(settles('Book a trip for the boys and me to visit my mum at Easter.', 'I live in Neukölln.')).toBe(true);
+    expect(settles('Can you look up flights for my trip to see my son?', 'My son Antoine lives in Montreal.')).toBe(true);
+    expect(settles('Give me a workout plan I can actually stick to.', 'User is trying to lose 15 kg before his 40th birthday.')).toBe(true);
+    expect(settles('Plan an outing with the grandchildren.', 'My granddaughter Lotte is 8 and loves dinosaurs.')).toBe(true);
   });
 
   it('knows whom an "is it all right" question is about: a name, or the one name "he" or "she" points at', () => {

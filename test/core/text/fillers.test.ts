@@ -8,6 +8,8 @@ describe('withoutFillers: what a chat question adds that asks nothing', () => {
     ["what's my vehicle again", "what's my vehicle"],
     ['I can’t remember, which night is salsa?', ', which night is salsa?'],
     ['Do you know where Marta lives at the moment?', 'where Marta lives ?'],
+    ['When do I usually go riding?', 'When do I go riding?'],
+    ['Do you remember what I said causes it?', 'what causes it?'],
   ])('%j -> %j', (text, rest) => {
     expect(withoutFillers(text)).toBe(rest);
   });
