@@ -49,6 +49,12 @@ const MONTH_NAMES = [...MONTHS].join('|');
 /** A day of the month written with its month, either way round. */
 const DAY_OF_MONTH = new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:${MONTH_NAMES})\b|\b(?:${MONTH_NAMES})\.?\s+\d{1,2}(?:st|nd|rd|th)?\b`, 'giu');
 
+/** A birth in a month answers how old someone is ("had a baby girl, Aisulu, in August", "born on 3 May"). */
+export const BIRTH = new RegExp(
+  String.raw`\b(?:born|had (?:a|our|their|his|her) (?:baby|son|daughter)(?: (?:boy|girl))?(?:,? \p{L}+,?)?)\s+(?:in|on|last)\s+(?:the\s+)?(?:${MONTH_NAMES}|\d{1,2}(?:st|nd|rd|th)?\b)`,
+  'iu',
+);
+
 /** Calendar words are capitalised but name no person, pet or place. */
 const CALENDAR = new Set(
   `january february march april may june july august september october november december monday tuesday wednesday
@@ -123,6 +129,7 @@ export function answerFactsOf(text: string): AnswerFacts {
     number:
       /[$€£¥]/u.test(text) ||
       /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) ||
+      BIRTH.test(text) ||
       // The day of a date ("30 January", "May 9th") is no amount: "Callum's birthday is 30 January." says no age.
       words(text.replace(DAY_OF_MONTH, ' ')).some((w) => NUMBER_WORDS.has(w) || (/\d/u.test(w) && !/^(19|20)\d\d$/u.test(w))),
   };

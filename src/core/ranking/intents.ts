@@ -1,4 +1,5 @@
 import { stemIn } from '../text/analyze.js';
+import { BIRTH } from './answer-kind.js';
 
 /**
  * What an English question asks about someone, when its words say so plainly, and whether a memory states it though
@@ -24,7 +25,7 @@ export interface Intent {
 
 const NUMBER = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
 const AGE = new RegExp(
-  String.raw`\b(?:is|are|was|turns?|turned|turning|aged?)\s+(?:almost\s+|nearly\s+|just\s+)?${NUMBER}\b(?!\s*(?:km|kg|miles|minutes|hours|euros|dollars|pounds|times|%))|\b${NUMBER}[- ](?:years?|yrs?)[- ]old\b|\b${NUMBER}\s+(?:years?|yrs?)\s+old\b|\(\d{1,2}\)|\bborn\b[^.!?]*\b(?:19|20)\d\d\b`,
+  String.raw`\b(?:is|are|was|turns?|turned|turning|aged?)\s+(?:almost\s+|nearly\s+|just\s+)?${NUMBER}\b(?!\s*(?:km|kg|miles|minutes|hours|euros|dollars|pounds|times|%))|\b${NUMBER}[- ](?:years?|yrs?)[- ]old\b|\b${NUMBER}\s+(?:years?|yrs?)\s+old\b|\(\d{1,2}\)|\bborn\b[^.!?]*\b(?:19|20)\d\d\b|${BIRTH.source}`,
   'iu',
 );
 const OCCUPATIONS =

@@ -1,5 +1,9 @@
+import { isStopWordIn, words } from '../text/analyze.js';
+import { withoutFillers } from '../text/fillers.js';
 import { readSentences } from '../text/statements.js';
 import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
+import { intentsOf } from './intents.js';
+import { oneRelativeIn } from './relatives.js';
 import type { ScoredCandidate } from './types.js';
 
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
@@ -53,10 +57,14 @@ const AFTER_OBJECT = /^\s+(?:to|for|about|with|again|up|out|in|on|at|from|into|n
 export function withNameFor(question: string, context: string): string | undefined {
   if ([...namesIn(question.replace(/^\P{L}*\p{L}/u, (m) => m.toLowerCase()))].some((n) => n !== 'i')) return undefined;
   const names = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n));
-  if (names.length !== 1) return undefined;
-  const lower = names[0] as string;
+  // Nobody by name: the one relative the pronoun's gender can point at ("my mom's doctor called ... What does she
+  // have?" -> "What does my mom have?").
+  const relative = names.length === 0 ? relativeFor(question, context) : undefined;
+  if (names.length !== 1 && relative === undefined) return undefined;
+  const lower = names[0] ?? '';
   // The name as the context writes it ("Felix", "Mum").
-  const name = new RegExp(String.raw`(?<![\p{L}])(${lower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`, 'iu').exec(context)?.[1] ?? lower;
+  const name =
+    relative !== undefined ? `my ${relative}` : (new RegExp(String.raw`(?<![\p{L}])(${lower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`, 'iu').exec(context)?.[1] ?? lower);
   let changed = false;
   const out = question.replace(PERSONAL_PRONOUN, (_all, pronoun: string, next: string | undefined) => {
     changed = true;
@@ -65,6 +73,17 @@ export function withNameFor(question: string, context: string): string | undefin
     return `${possessive ? `${name}'s` : name}${next ?? ''}`;
   });
   return changed ? out : undefined;
+}
+
+/** The one relative the question's pronouns can point at by their gender (relatives.ts oneRelativeIn). */
+function relativeFor(question: string, context: string): string | undefined {
+  const female = /(?<![\p{L}'\u2019])(?:she|her)(?![\p{L}'\u2019])/iu.test(question);
+  const male = /(?<![\p{L}'\u2019])(?:he|him|his)(?![\p{L}'\u2019])/iu.test(question);
+  if (female === male) return undefined;
+  // "What does she have?" asks nothing of a relative by itself: every memory about "my mom" would meet it fully
+  // ("What does he do?" asks for a job: intents.ts).
+  if (!words(withoutFillers(question)).some((w) => !isStopWordIn(w, 'en')) && intentsOf(question).length === 0) return undefined;
+  return oneRelativeIn(context, female ? 'female' : 'male');
 }
 
 /** A day or a time of one a message names ("on Saturday", "tomorrow night", "this weekend", "on the 14th"). */

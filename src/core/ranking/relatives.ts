@@ -55,6 +55,25 @@ function relationsMatched(text: string, pattern: RegExp): Set<Relation> {
   return found;
 }
 
+/** The relations a pronoun "she" / "her" can point at; the others are "he" / "him" / "his". */
+const FEMALE: ReadonlySet<Relation> = new Set(['mother', 'sister', 'daughter', 'wife', 'girlfriend', 'grandmother', 'aunt', 'niece']);
+const MALE: ReadonlySet<Relation> = new Set(['father', 'brother', 'son', 'husband', 'boyfriend', 'grandfather', 'uncle', 'nephew']);
+
+/**
+ * The one relative of a gender a text speaks of, as typed ("mom" in "my mom's doctor called"), for a pronoun that
+ * points back at them; undefined when it names none of that gender or several.
+ */
+export function oneRelativeIn(text: string, gender: 'female' | 'male'): string | undefined {
+  const of = gender === 'female' ? FEMALE : MALE;
+  const found = new Map<Relation, string>();
+  for (const m of text.matchAll(WORD)) {
+    const typed = (m[1] as string).toLowerCase();
+    const relation = RELATION_OF.get(typed);
+    if (relation !== undefined && of.has(relation) && !found.has(relation)) found.set(relation, typed);
+  }
+  return found.size === 1 ? [...found.values()][0] : undefined;
+}
+
 /** The relations a text names ("sister" for "my sis"). */
 export function relationsIn(text: string): Set<Relation> {
   return relationsMatched(text, WORD);

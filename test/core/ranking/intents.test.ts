@@ -56,6 +56,12 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(states('what supplements am I on', 'I go to the pharmacy on Fridays.')).toBe(false);
   });
 
+  it('reads a birth in a month as an age', () => {
+    expect(states('How old is Aisulu now?', 'The user and Aigerim had a baby girl, Aisulu, in August.')).toBe(true);
+    expect(states('How old is Noor?', 'Noor was born on 3 May.')).toBe(true);
+    expect(states('How old is Noor?', 'Noor was born in Lagos.')).toBe(false);
+  });
+
   it('reads a pill asked for in other words, and a drug by its generic name', () => {
     for (const q of ['what are my bp pills called', "What's that pill I take in the mornings called?", 'Which blood thinner am I on?']) {
       expect(intentNames(intentsOf(q)), q).toEqual(['medication']);

@@ -119,7 +119,11 @@ describe('withNameFor: "he" and "her" as the one person the message named', () =
   });
 
   it('leaves the question when the message names nobody, several people, or the question names someone itself', () => {
-    expect(withNameFor('What does he do?', 'My brother is coming over.')).toBeUndefined();
+    // Nobody by name: the one relative of the pronoun's gender, unless the question asks nothing else of them.
+    expect(withNameFor('What does he do?', 'My brother is coming over.')).toBe('What does my brother do?');
+    expect(withNameFor('Where does she live?', 'My brother and my sister are coming over.')).toBe('Where does my sister live?');
+    expect(withNameFor('Where does she live?', 'My sister and my mum are coming over.')).toBeUndefined();
+    expect(withNameFor('What does she have?', "Ok so my mom's doctor called and the nurse wants her conditions.")).toBeUndefined();
     expect(withNameFor('What does he do?', 'Sara and Tom came.')).toBeUndefined();
     expect(withNameFor('Does Tom know her?', 'Marta called.')).toBeUndefined();
     expect(withNameFor('What time is it?', 'Marta called.')).toBeUndefined();
