@@ -3,10 +3,10 @@ import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './ca
 import { TermWeights } from './coverage.js';
 import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, commonNames, knownNames, namesIn, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
 import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
-import { aboutOtherRelative, askedRelations, relationsIn, relativesOf, type Relation } from './relatives.js';
+import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativesOf, type Relation } from './relatives.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
@@ -298,6 +298,13 @@ export function sameName(a: string, b: string): boolean {
   return common >= 3 && longer.length - common <= 2;
 }
 
+/** The user's own names: those in most of the memories (commonNames), and those a memory writes down as theirs. */
+function userNamesOf(texts: readonly string[]): ReadonlySet<string> {
+  const names = new Set(commonNames(texts.map((t) => answerFactsOf(t))));
+  for (const text of texts) if (OWN_NAME.test(text.trim())) for (const name of namesIn(text)) names.add(name);
+  return names;
+}
+
 /** "Melanie's friend", "Tom's kids", "his sister": the question is about a relative of the person it names. */
 const ASKS_ABOUT_RELATIVE =
   /['\u2019]s?\s+(?:(?:best|old|new|little|younger|older|big|eldest|youngest|late|ex|step|twin|close)[\s-]+)?(?:friends?|sisters?|brothers?|siblings?|mother|mum|mom|father|dad|parents?|sons?|daughters?|kids?|children|child|babies|baby|husband|wife|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|colleagues?|coworkers?|co-workers?|boss|manager|neighbou?rs?|cousins?|aunts?|uncles?|grand(?:ma|pa|mother|father|parents?|son|daughter|children|kids?)|nieces?|nephews?|family|in-laws?|roommates?|flatmates?|students?|teachers?|team(?:mates?)?|pets?|dogs?|cats?)(?![\p{L}])/iu;
@@ -551,10 +558,17 @@ export class HybridRanker implements Ranker {
       f.candidate.cosine < p.nameOnlyCosine &&
       named.some((name) => factsOf(f).names.has(name)) &&
       !weights.holdsAny(asksOf, f.reading.stems);
+    // The user's own names: in most memories, or written down as theirs ("User's name is Ayelet Mizrahi.").
+    const ownNames = named.length === 0 ? NO_NAMES : userNamesOf(candidates.map((c) => c.memory.text));
+    // Named people other than the user: a memory about the user alone answers nothing about them ("when is Noam's
+    // birthday" over "User's birthday is 30 April."), unless the user speaks of themself too ("Plan a weekend away
+    // for Mick and me": where the user lives is an answer).
+    const othersNamed = speaksAsSelf(query) ? [] : named.filter((name) => ![...ownNames].some((own) => sameName(name, own)));
     const aboutOther = (f: Features): boolean => {
       if (named.length === 0) return false;
       const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
-      return names.length > 0 && !named.some((name) => names.some((other) => sameName(name, other)));
+      if (names.length === 0) return othersNamed.length > 0 && othersNamed.length === named.length && aboutUserAlone(f.candidate.memory.text, relationsOf(f));
+      return !named.some((name) => names.some((other) => sameName(name, other)));
     };
 
     const relationsOf = (f: Features): ReadonlySet<Relation> => (f.reading.relations ??= relationsIn(f.candidate.memory.text));

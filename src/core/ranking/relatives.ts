@@ -98,7 +98,7 @@ export function aboutOtherRelative(asked: ReadonlySet<Relation>, memoryRelations
 }
 
 /** The user's own name, as the user or an agent wrote it down ("My name is ...", "User's name is ..."). */
-const OWN_NAME = /^(?:my name is|my name's|i['\u2019]m called|(?:the )?user['\u2019]s name is|(?:the )?user is called)\b/iu;
+export const OWN_NAME = /^(?:my name is|my name's|i['\u2019]m called|(?:the )?user['\u2019]s name is|(?:the )?user is called)\b/iu;
 
 /**
  * The relatives a memory is about, for a question about one: "self" for the user's own name, which answers no
@@ -108,3 +108,12 @@ export function relativesOf(text: string, named: ReadonlySet<Relation> = relatio
   return OWN_NAME.test(text.trim()) ? SELF : named;
 }
 const SELF: ReadonlySet<Relation> = new Set<Relation>(['self']);
+
+/**
+ * A memory (that names nobody) about the user themself: "User's birthday is 30 April.", "My birthday is in May.",
+ * "I'm allergic to latex." (a relative it names makes it about them: "My son ...").
+ */
+export function aboutUserAlone(text: string, relations: ReadonlySet<Relation>): boolean {
+  if (relations.size > 0) return false;
+  return /^(?:(?:the )?user(?:['\u2019]s)?|my|i|i['\u2019](?:m|ve|d|ll))(?![\p{L}])/iu.test(text.trim());
+}

@@ -121,11 +121,25 @@ describe('the ranker and the kind of answer', () => {
     expect(ranked('Who wrote the Brothers Karamazov?', [fatima]).get('fatima')?.parts?.otherPerson).toBeUndefined();
     const badminton = fact('b', 'I play badminton on Saturdays at the university club.', 0.5);
     expect(ranked('what sport do I play on weekends', [badminton, fact('u', 'User prefers window seats.', 0.2)]).get('b')?.parts?.otherPerson).toBeUndefined();
-    // A memory that names nobody may be about anyone ("I'm allergic to latex."); a turn of a conversation is exempt.
-    expect(ranked("What is Musa allergic to?", [fact('me', "I'm allergic to latex.", 0.4), kids]).get('me')?.parts?.otherPerson).toBeUndefined();
+    // A memory that names nobody may be about anyone ("He's allergic to latex."), but the user's own is about the user
+    // (below); a turn of a conversation is exempt.
+    expect(ranked("What is Musa allergic to?", [fact('he', "He's allergic to latex.", 0.4), kids]).get('he')?.parts?.otherPerson).toBeUndefined();
+    expect(ranked("What is Musa allergic to?", [fact('me', "I'm allergic to latex.", 0.4), kids]).get('me')?.parts?.otherPerson).toBe(0.6);
     const turnA = fact('ta', 'Fatima: Musa loved the cake!', 0.4, { nextId: 'tb' }, '2025-01-10T09:00:00.000Z');
     const turnB = fact('tb', 'Aisha: Mine was on 3 March, you know.', 0.4, { prevId: 'ta' }, '2025-01-10T09:00:02.000Z');
     expect(ranked("When is Musa's birthday?", [turnA, turnB]).get('tb')?.parts?.otherPerson).toBeUndefined();
+  });
+
+  it('discounts a memory about the user alone for a question about someone else by name (otherPersonFactor)', () => {
+    const mine = fact('mine', "User's birthday is 30 April.", 0.6);
+    const noam = fact('noam', 'Noam stays with me from Sunday to Wednesday.', 0.3);
+    const name = fact('name', "User's name is Ayelet Mizrahi.", 0.1);
+    expect(ranked("when is Noam's birthday", [mine, noam, name]).get('mine')?.parts?.otherPerson).toBe(0.6);
+    // Not when the question is about the user by their name, nor when the user speaks of themself too.
+    expect(ranked("when is Ayelet's birthday", [mine, noam, name]).get('mine')?.parts?.otherPerson).toBeUndefined();
+    expect(ranked('Plan a weekend away for Noam and me.', [mine, noam, name]).get('mine')?.parts?.otherPerson).toBeUndefined();
+    // A memory about a relative is not about the user alone.
+    expect(ranked("when is Noam's birthday", [fact('son', "My son's birthday is in May.", 0.5), noam, name]).get('son')?.parts?.otherPerson).toBeUndefined();
   });
 
   it('discounts a memory about another of the user\'s relatives (otherRelativeFactor), and only that', () => {
