@@ -298,6 +298,9 @@ export function sameName(a: string, b: string): boolean {
   return common >= 3 && longer.length - common <= 2;
 }
 
+/** A question about the user's own name. */
+const ASKS_OWN_NAME = /\bmy (?:full |first |last |middle |maiden )?name\b|\bwhat am i called\b|\bwho am i\b/iu;
+
 /** The user's own names: those in most of the memories (commonNames), and those a memory writes down as theirs. */
 function userNamesOf(texts: readonly string[]): ReadonlySet<string> {
   const names = new Set(commonNames(texts.map((t) => answerFactsOf(t))));
@@ -539,6 +542,8 @@ export class HybridRanker implements Ranker {
     if (kind !== undefined) {
       const facts = features.map((f) => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text)));
       const known = knownNames(query, facts);
+      // The user's own name answers only a question about it ("what's my dog's name" over "User's name is ...").
+      if (!ASKS_OWN_NAME.test(query)) for (const name of userNamesOf(features.map((f) => f.candidate.memory.text))) known.add(name);
       features.forEach((f, i) => offers.set(f.candidate.memory.id, offersAnswer(kind, facts[i] as AnswerFacts, known)));
     }
 

@@ -47,7 +47,7 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'job',
     asks: new RegExp(
-      String.raw`\bfor a living\b|\bfor work\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
+      String.raw`\bfor a living\b|\bfor work\b|\bfor a crust\b|\bwhere(?:['\u2019]s| is| does| do) ${SUBJECT} work(?:ing)?\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
       'iu',
     ),
     states: JOB,
@@ -116,6 +116,16 @@ const INTENTS: readonly Intent[] = [
     asks: /\b(?:songs?|music|singers?|bands?|musicians?|artists?|albums?)\b|\blisten(?:s|ing)? to\b/iu,
     states: /\b(?:singers?|bands?|music|songs?|albums?|rapper|composer|musician|listens?|listening|concerts?|gigs?|playlist)\b/iu,
     covers: ['song', 'songs', 'music', 'singer', 'band', 'musician', 'artist', 'album', 'listen', 'love', 'like'],
+  },
+  {
+    // "which club i follow", "what team do I root for", "who do i watch in the premier league"
+    name: 'team',
+    asks: new RegExp(
+      String.raw`\b(?:what|which) (?:(?:football|soccer|rugby|basketball|baseball|hockey|cricket|afl|nfl|nba) )?(?:team|club|side)\b|\bwho (?:do|does|did) ${SUBJECT} (?:support|follow|watch|root for|cheer for)\b`,
+      'iu',
+    ),
+    states: /\b(?:supports?|supporter|fan of|follows?|season ticket|roots? for|cheers? for|die-hard|diehard)\b|\bfavou?rite (?:\p{L}+ )?(?:team|club|side)\b/iu,
+    covers: ['team', 'club', 'side', 'support', 'follow', 'watch', 'root', 'cheer', 'league', 'premier'],
   },
   {
     name: 'commute',

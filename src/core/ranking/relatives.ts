@@ -115,5 +115,6 @@ const SELF: ReadonlySet<Relation> = new Set<Relation>(['self']);
  */
 export function aboutUserAlone(text: string, relations: ReadonlySet<Relation>): boolean {
   if (relations.size > 0) return false;
-  return /^(?:(?:the )?user(?:['\u2019]s)?|my|i|i['\u2019](?:m|ve|d|ll))(?![\p{L}])/iu.test(text.trim());
+  // "She supports Celtic." stored one by one is about the one the memories are about: the user, in the third person.
+  return /^(?:(?:the )?user(?:['\u2019]s)?|my|i|i['\u2019](?:m|ve|d|ll)|she|he|she['\u2019]s|he['\u2019]s)(?![\p{L}])/iu.test(text.trim());
 }

@@ -121,13 +121,21 @@ describe('the ranker and the kind of answer', () => {
     expect(ranked('Who wrote the Brothers Karamazov?', [fatima]).get('fatima')?.parts?.otherPerson).toBeUndefined();
     const badminton = fact('b', 'I play badminton on Saturdays at the university club.', 0.5);
     expect(ranked('what sport do I play on weekends', [badminton, fact('u', 'User prefers window seats.', 0.2)]).get('b')?.parts?.otherPerson).toBeUndefined();
-    // A memory that names nobody may be about anyone ("He's allergic to latex."), but the user's own is about the user
+    // A memory that names nobody may be about anyone ("The cake had almonds ..."), but the user's own is about the user
     // (below); a turn of a conversation is exempt.
-    expect(ranked("What is Musa allergic to?", [fact('he', "He's allergic to latex.", 0.4), kids]).get('he')?.parts?.otherPerson).toBeUndefined();
+    expect(ranked("What is Musa allergic to?", [fact('cake', 'The cake had almonds and latex gloves were used.', 0.4), kids]).get('cake')?.parts?.otherPerson).toBeUndefined();
     expect(ranked("What is Musa allergic to?", [fact('me', "I'm allergic to latex.", 0.4), kids]).get('me')?.parts?.otherPerson).toBe(0.6);
     const turnA = fact('ta', 'Fatima: Musa loved the cake!', 0.4, { nextId: 'tb' }, '2025-01-10T09:00:00.000Z');
     const turnB = fact('tb', 'Aisha: Mine was on 3 March, you know.', 0.4, { prevId: 'ta' }, '2025-01-10T09:00:02.000Z');
     expect(ranked("When is Musa's birthday?", [turnA, turnB]).get('tb')?.parts?.otherPerson).toBeUndefined();
+  });
+
+  it('reads the user\'s own name as the answer only to a question about it', () => {
+    const own = fact('own', "User's name is Agnieszka Wr\u00f3bel.", 0.5);
+    const dog = fact('dog', 'I have a rescue greyhound called Pickle.', 0.5);
+    expect(ranked("what's my dog's name", [own, dog]).get('own')?.parts?.answer).toBe(0);
+    expect(ranked("what's my dog's name", [own, dog]).get('dog')?.parts?.answer).toBe(1);
+    expect(ranked("what's my full name", [own, dog]).get('own')?.parts?.answer).toBe(1);
   });
 
   it('discounts a memory about the user alone for a question about someone else by name (otherPersonFactor)', () => {
