@@ -51,7 +51,7 @@ const LIKES =
 const NEEDS: readonly Need[] = [
   {
     topic:
-      /(?<![\p{L}])(?:eat|eating|food|foods|dinner|dinners|lunch|lunches|breakfast|brunch|supper|meal|meals|cook|cooking|recipe|recipes|menu|snack|snacks|restaurant|restaurants|bakery|café|cafe|coffee|pub|bar|drink|drinks|dessert|desserts|cake|picnic|barbecue|bbq|takeaway|iftar|essen|abendessen|mittagessen|frühstück|kochen|rezept|restaurant|kuchen|trinken|comer|cena|almuerzo|desayuno|cocinar|receta|restaurante|bebida|postre|tarta)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:eat|eating|food|foods|dinner|dinners|lunch|lunches|breakfast|brunch|supper|meal|meals|cook|cooking|recipe|recipes|menu|snack|snacks|restaurant|restaurants|bakery|café|cafe|coffee|pub|bar|drink|drinks|dessert|desserts|cake|picnic|barbecue|bbq|takeaway|iftar|essen|abendessen|mittagessen|frühstück|kochen|rezept|restaurant|kuchen|trinken|gericht|gerichte|café|cafetería|cafeteria|comer|cenar|cena|almorzar|almuerzo|desayuno|desayunar|cocinar|receta|restaurante|bebida|postre|tarta)(?![\p{L}])/iu,
     asks: {
       en: ['What am I allergic to?', "What food and drink don't I have?"],
       de: ['Bin ich allergisch?', 'Was esse und trinke ich nicht?'],
@@ -76,7 +76,7 @@ const NEEDS: readonly Need[] = [
   {
     // A plan for a day, a week or a weekend depends on when the user (and those with them) are already busy.
     topic:
-      /(?<![\p{L}])(?:weekend|weekends|week|tomorrow|day off|day out|day trip|monday|tuesday|wednesday|thursday|friday|saturday|sunday|alarm|wochenende|woche|morgen|samstag|sonntag|fin de semana|semana|mañana|sábado|domingo)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:weekend|weekends|week|tomorrow|day off|day out|day trip|monday|tuesday|wednesday|thursday|friday|saturday|sunday|alarm|wochenende|wochenend\p{L}+|woche|morgen|samstag|sonntag|fin de semana|semana|mañana|sábado|domingo)(?![\p{L}])/iu,
     asks: {
       en: ['Which days am I busy?'],
       de: ['An welchen Tagen habe ich keine Zeit?'],
@@ -100,7 +100,7 @@ const NEEDS: readonly Need[] = [
   {
     // A trip depends on how the user travels and where the people they visit live.
     topic:
-      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|\p{L}*ausflug|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
     asks: {
       en: ['How do I travel, and where do my family live?'],
       de: ['Wie reise ich, und wo wohnt meine Familie?'],

@@ -41,6 +41,11 @@ describe('impliedNeeds: what a request implies', () => {
     expect(impliedNeeds('Plan my training for the next few months.', 'en')).toEqual(['Do I have any injuries or health problems?']);
     expect(impliedNeeds('Help me plan a visit to my grandma.', 'en')).toEqual(['How do I travel, and where do my family live?']);
     expect(impliedNeeds('Plan mein Training für die nächsten Monate.', 'de')).toEqual(['Habe ich Verletzungen oder gesundheitliche Probleme?']);
+    // Requests in German and Spanish, and their words for a dish, a café, an outing.
+    expect(impliedNeeds('Such mir ein Restaurant für ein Abendessen mit meiner Schwester.', 'de')).toEqual(['Bin ich allergisch?', 'Was esse und trinke ich nicht?']);
+    expect(impliedNeeds('Empfiehl mir ein Gericht beim Inder.', 'de')).toEqual(['Bin ich allergisch?', 'Was esse und trinke ich nicht?']);
+    expect(impliedNeeds('Plan einen Wochenendausflug für die Familie.', 'de')).toContain('Wie reise ich, und wo wohnt meine Familie?');
+    expect(impliedNeeds('Recomiéndame un restaurante para cenar con mi hermano.', 'es')).toEqual(['¿A qué soy alérgico?', '¿Qué no como ni bebo?']);
     expect(impliedNeeds('¿Qué puedo hacer el sábado?', 'es')).toEqual(['¿Qué días estoy ocupado?']);
     expect(impliedNeeds('which painkillers should I avoid?', 'en')).toEqual(['Which medicines am I allergic to or must I avoid?']);
     expect(impliedNeeds("Hey hey. I've got a headache from hell. What can I take?", 'en')).toEqual(['Which medicines am I allergic to or must I avoid?']);
