@@ -60,12 +60,15 @@ function owned(noun: string, text: string): boolean {
 
 /**
  * Whether an English question asks about the world rather than about someone: a general frame, and nobody in it
- * (`memories`: the texts of the user's memories that might answer it, whose people it must not name).
+ * (`texts`: the texts of the user's memories that might answer it, whose people it must not name; a function is
+ * called only when the frame is general).
  */
-export function asksGeneral(question: string, memories: readonly string[]): boolean {
+export function asksGeneral(question: string, texts: readonly string[] | (() => readonly string[])): boolean {
   const q = question.trim();
   if (!FRAME.test(q) || SOMEONE.test(q)) return false;
   if (YOU.test(q) && !TRANSLATES.test(q)) return false;
+  // Read only for a question that could be general (most are not).
+  const memories = typeof texts === 'function' ? texts() : texts;
   // A name the memories use for a person ("how many kids does sam have": "Sam works ...").
   const typed = new Set([...words(q), ...namesIn(q)]);
   const names = new Set<string>();

@@ -3,7 +3,7 @@ import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './ca
 import { TermWeights } from './coverage.js';
 import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerFactsOf, answerKindOf, commonNames, knownNames, namesIn, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
 import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
 import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativesOf, type Relation } from './relatives.js';
@@ -301,10 +301,15 @@ export function sameName(a: string, b: string): boolean {
 /** A question about the user's own name. */
 const ASKS_OWN_NAME = /\bmy (?:full |first |last |middle |maiden )?name\b|\bwhat am i called\b|\bwho am i\b/iu;
 
-/** The user's own names: those in most of the memories (commonNames), and those a memory writes down as theirs. */
-function userNamesOf(texts: readonly string[]): ReadonlySet<string> {
-  const names = new Set(commonNames(texts.map((t) => answerFactsOf(t))));
-  for (const text of texts) if (OWN_NAME.test(text.trim())) for (const name of namesIn(text)) names.add(name);
+/**
+ * The user's own names: those in most of the memories (commonNames), and those a memory writes down as theirs
+ * ("User's name is Ayelet Mizrahi."). `facts`: each text's answer facts, as the ranker keeps them.
+ */
+function userNamesOf(texts: readonly string[], facts: readonly AnswerFacts[]): ReadonlySet<string> {
+  const names = commonNames(facts);
+  texts.forEach((text, i) => {
+    if (OWN_NAME.test(text.trim())) for (const name of (facts[i] as AnswerFacts).names) names.add(name);
+  });
   return names;
 }
 
@@ -536,6 +541,14 @@ export class HybridRanker implements Ranker {
         ? a.thread === b.thread
         : Math.abs(a.time - b.time) <= p.turnGapSeconds * 1000 && (!p.turnsMustSpeak || a.reading.speaks || b.reading.speaks);
 
+    // The user's own names, read once per ranking when a rule needs them (userNamesOf).
+    let own: ReadonlySet<string> | undefined;
+    const ownNames = (): ReadonlySet<string> =>
+      (own ??= userNamesOf(
+        features.map((f) => f.candidate.memory.text),
+        features.map((f) => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text))),
+      ));
+
     // The kind of answer the question asks for, and which candidates hold one (answer-kind.ts).
     const kind = p.answerKindFactor < 1 ? answerKindOf(query) : undefined;
     const offers = new Map<string, boolean>();
@@ -543,7 +556,7 @@ export class HybridRanker implements Ranker {
       const facts = features.map((f) => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text)));
       const known = knownNames(query, facts);
       // The user's own name answers only a question about it ("what's my dog's name" over "User's name is ...").
-      if (!ASKS_OWN_NAME.test(query)) for (const name of userNamesOf(features.map((f) => f.candidate.memory.text))) known.add(name);
+      if (!ASKS_OWN_NAME.test(query)) for (const name of ownNames()) known.add(name);
       features.forEach((f, i) => offers.set(f.candidate.memory.id, offersAnswer(kind, facts[i] as AnswerFacts, known)));
     }
 
@@ -563,12 +576,10 @@ export class HybridRanker implements Ranker {
       f.candidate.cosine < p.nameOnlyCosine &&
       named.some((name) => factsOf(f).names.has(name)) &&
       !weights.holdsAny(asksOf, f.reading.stems);
-    // The user's own names: in most memories, or written down as theirs ("User's name is Ayelet Mizrahi.").
-    const ownNames = named.length === 0 ? NO_NAMES : userNamesOf(candidates.map((c) => c.memory.text));
     // Named people other than the user: a memory about the user alone answers nothing about them ("when is Noam's
     // birthday" over "User's birthday is 30 April."), unless the user speaks of themself too ("Plan a weekend away
     // for Mick and me": where the user lives is an answer).
-    const othersNamed = speaksAsSelf(query) ? [] : named.filter((name) => ![...ownNames].some((own) => sameName(name, own)));
+    const othersNamed = named.length === 0 || speaksAsSelf(query) ? [] : named.filter((name) => ![...ownNames()].some((own) => sameName(name, own)));
     const aboutOther = (f: Features): boolean => {
       if (named.length === 0) return false;
       const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
@@ -604,7 +615,7 @@ export class HybridRanker implements Ranker {
 
     // A question about the world ("how high is mount kenya"): no memory holds its answer (general.ts).
     const general =
-      p.generalFactor < 1 && plan.language === 'en' && answeredBy === undefined && asksGeneral(query, features.map((f) => f.candidate.memory.text))
+      p.generalFactor < 1 && plan.language === 'en' && answeredBy === undefined && asksGeneral(query, () => features.map((f) => f.candidate.memory.text))
         ? p.generalFactor
         : 1;
 
