@@ -19,6 +19,11 @@ const FRAME = new RegExp(
     String.raw`^(?:is it|are they) (?:safe|ok|okay|true|bad|good|healthy|normal|legal|possible|dangerous|poisonous|toxic)\b`,
     String.raw`^(?:is|are) (?:a|an|\p{L}+s) (?:safe|ok|okay|bad|good|healthy|dangerous|poisonous|toxic)\b`,
     String.raw`^(?:where|why) (?:do|does|is|are) (?:the|a|an|\p{L}+s) \p{L}+`,
+    String.raw`^what time is it\b`,
+    String.raw`^what does (?:the word )?\p{L}+ mean\b`,
+    String.raw`^(?:what|which) year (?:did|was|is|were)\b`,
+    String.raw`^who (?:wrote|invented|discovered|won|founded|painted|directed|sang|composed|built|designed)\b`,
+    String.raw`^who (?:is|was) the (?:president|prime minister|king|queen|author|director|founder|ceo|captain|coach|mayor)\b`,
   ].join('|'),
   'iu',
 );

@@ -25,6 +25,10 @@ describe('asksGeneral: a question about the world, not about anyone', () => {
       "What's the Gaelic for happy birthday?",
       'how long do kelpies usually live',
       "what's the best month to visit Sicily",
+      'Who discovered penicillin?',
+      'what time is it in Tokyo',
+      'what does hygge mean',
+      'what year did the Berlin Wall fall',
     ]) {
       expect(asksGeneral(q, memories), q).toBe(true);
     }
@@ -46,6 +50,8 @@ describe('asksGeneral: a question about the world, not about anyone', () => {
       // no general frame
       'which days is league training',
       'how old is Jitka?',
+      'what year did I move to Leeds',
+      "who is the coach of my son's team",
     ]) {
       expect(asksGeneral(q, memories), q).toBe(false);
     }
