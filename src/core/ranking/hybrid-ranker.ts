@@ -560,6 +560,11 @@ export class HybridRanker implements Ranker {
       features.forEach((f, i) => offers.set(f.candidate.memory.id, offersAnswer(kind, facts[i] as AnswerFacts, known)));
     }
 
+    // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
+    // Not for an implied question: its words are the rule's, and what settles it is said below.
+    const intents = p.intentCovers && plan.language === 'en' && answeredBy === undefined ? intentsOf(query) : [];
+    const frameOf = (f: Features): ReadonlySet<string> | undefined =>
+      intents.length === 0 ? undefined : frameCoveredBy(intents, f.candidate.memory.text, (f.reading.intents ??= new Map()));
     // The names the query gives that some memory of the pool holds (a name no memory knows says nothing here).
     // "I" is capitalised everywhere and "User" opens an agent's note: neither names someone else.
     // A question about someone's relative ("When did Melanie's friend adopt a child?") is about another person, whom
@@ -571,11 +576,13 @@ export class HybridRanker implements Ranker {
     // The question's words besides the names it gives (what it asks about them).
     const nameStems = new Set(named.map((name) => stemIn(name, plan.language)));
     const asksOf = p.nameOnlyFactor < 1 && named.length > 0 ? plan.terms.filter((t) => !nameStems.has(t)) : [];
+    // A question of nothing but a name and a frame ("What does Antoine do?") asks what its intent says (intents.ts):
+    // a memory that names them and does not state it meets it through the name only.
     const nameOnly = (f: Features): boolean =>
-      asksOf.length > 0 &&
+      (asksOf.length > 0 || (named.length > 0 && intents.length > 0)) &&
       f.candidate.cosine < p.nameOnlyCosine &&
       named.some((name) => factsOf(f).names.has(name)) &&
-      !weights.holdsAny(asksOf, f.reading.stems);
+      (asksOf.length > 0 ? !weights.holdsAny(asksOf, f.reading.stems) : frameOf(f) === undefined);
     // Named people other than the user: a memory about the user alone answers nothing about them ("when is Noam's
     // birthday" over "User's birthday is 30 April."), unless the user speaks of themself too ("Plan a weekend away
     // for Mick and me": where the user lives is an answer).
@@ -619,11 +626,6 @@ export class HybridRanker implements Ranker {
         ? p.generalFactor
         : 1;
 
-    // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
-    // Not for an implied question: its words are the rule's, and what settles it is said above.
-    const intents = p.intentCovers && plan.language === 'en' && answeredBy === undefined ? intentsOf(query) : [];
-    const frameOf = (f: Features): ReadonlySet<string> | undefined =>
-      intents.length === 0 ? undefined : frameCoveredBy(intents, f.candidate.memory.text, (f.reading.intents ??= new Map()));
     // A first-person question over facts stored about the user one by one (RankerParams.selfLift).
     const selfQuery = p.selfLift !== 1 && speaksAsSelf(query);
     const lengthFactor = (f: Features): number =>

@@ -47,7 +47,7 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'job',
     asks: new RegExp(
-      String.raw`\bfor a living\b|\bfor work\b|\bfor a crust\b|\bwhere(?:['\u2019]s| is| does| do) ${SUBJECT} work(?:ing)?\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
+      String.raw`\bfor a living\b|\bfor work\b|\bfor a crust\b|\bwhere(?:['\u2019]s| is| does| do) ${SUBJECT} work(?:ing)?\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:is it|exactly) (?:that )?${SUBJECT} (?:do|does)\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
       'iu',
     ),
     states: JOB,

@@ -179,5 +179,12 @@ describe('the ranker and the kind of answer', () => {
     const emir = fact('emir', "Yusuf's son Emir is 10 and plays chess.", 0.33);
     expect(ranked('How old is Emir?', [emir, other]).get('emir')?.parts?.nameOnly).toBeUndefined();
     expect(ranked("When is Emir's birthday?", [emir, other]).get('emir')?.parts?.nameOnly).toBe(0.8);
+    // A question of a name and a frame asks what its intent says: a memory that does not state it meets the name only.
+    const trip = fact('trip', 'Marguerite wants to spend three weeks with Antoine in Montreal in September.', 0.29);
+    const job = fact('job', 'My son Antoine lives in Montreal and works in video games.', 0.27);
+    const antoine = ranked('What does Antoine do?', [trip, job]);
+    expect(antoine.get('trip')?.parts?.nameOnly).toBe(0.8);
+    expect(antoine.get('job')?.parts?.nameOnly).toBeUndefined();
+    expect(antoine.get('job')?.score ?? 0).toBeGreaterThan(antoine.get('trip')?.score ?? 1);
   });
 });
