@@ -556,7 +556,7 @@ export class HybridRanker implements Ranker {
       const facts = features.map((f) => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text)));
       const known = knownNames(query, facts);
       // The user's own name answers only a question about it ("what's my dog's name" over "User's name is ...").
-      if (!ASKS_OWN_NAME.test(query)) for (const name of ownNames()) known.add(name);
+      if (kind === 'name' && !ASKS_OWN_NAME.test(query)) for (const name of ownNames()) known.add(name);
       features.forEach((f, i) => offers.set(f.candidate.memory.id, offersAnswer(kind, facts[i] as AnswerFacts, known)));
     }
 
@@ -586,11 +586,14 @@ export class HybridRanker implements Ranker {
     // Named people other than the user: a memory about the user alone answers nothing about them ("when is Noam's
     // birthday" over "User's birthday is 30 April."), unless the user speaks of themself too ("Plan a weekend away
     // for Mick and me": where the user lives is an answer).
-    const othersNamed = named.length === 0 || speaksAsSelf(query) ? [] : named.filter((name) => ![...ownNames()].some((own) => sameName(name, own)));
+    // Read only once a memory about the user alone is met (most pools of named people have none: LoCoMo's turns).
+    let others: boolean | undefined;
+    const onlyOthersNamed = (): boolean =>
+      (others ??= !speaksAsSelf(query) && named.every((name) => ![...ownNames()].some((own) => sameName(name, own))));
     const aboutOther = (f: Features): boolean => {
       if (named.length === 0) return false;
       const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
-      if (names.length === 0) return othersNamed.length > 0 && othersNamed.length === named.length && aboutUserAlone(f.candidate.memory.text, relationsOf(f));
+      if (names.length === 0) return aboutUserAlone(f.candidate.memory.text, relationsOf(f)) && onlyOthersNamed();
       return !named.some((name) => names.some((other) => sameName(name, other)));
     };
 
