@@ -7,14 +7,21 @@
  * about someone ("how many kids does sam have", "how long does she stay") is never general.
  */
 import { foldLatin, isStopWordIn, words } from '../text/analyze.js';
+import { escapeRegExp } from '../text/regexp.js';
+
+/** How to say, spell or translate something: the one frame where "you" is not the assistant as a person. */
+const TRANSLATES = String.raw`^how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)\b`;
+
+/** What "what's the ..." asks about the world ("the population", "the best month"); they name nothing of the user's. */
+const WORLD_NOUNS = 'population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rules?|word|term';
 
 /** Frames that ask how things are in general (measures, the best or the usual, safety, words in another language). */
 const FRAME = new RegExp(
   [
     String.raw`^how (?:many|much|long|high|tall|far|big|deep|heavy|often|fast|hot|cold|warm|wide|early|late)\b`,
-    String.raw`^how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)\b`,
+    TRANSLATES,
     String.raw`^how (?:do|does|can) (?:a|an|the|\p{L}+s) \p{L}+`,
-    String.raw`^what(?:['\u2019]s| is| are| was) (?:the|a|an) (?:population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rule|rules|word|term|name for|\p{L}+ for)\b`,
+    String.raw`^what(?:['\u2019]s| is| are| was) (?:the|a|an) (?:${WORLD_NOUNS}|\p{L}+ for)\b`,
     String.raw`^(?:is it|are they) (?:safe|ok|okay|true|bad|good|healthy|normal|legal|possible|dangerous|poisonous|toxic)\b`,
     String.raw`^(?:is|are) (?:a|an|\p{L}+s) (?:safe|ok|okay|bad|good|healthy|dangerous|poisonous|toxic)\b`,
     String.raw`^(?:where|why) (?:do|does|is|are) (?:the|a|an|\p{L}+s) \p{L}+`,
@@ -27,8 +34,8 @@ const FRAME = new RegExp(
   'iu',
 );
 
-/** The frame's own words after "the" ("the best month"): they name nothing of the user's. */
-const FRAME_WORDS = /^(?:population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rules?|word|term|name|usual|average|typical)$/iu;
+/** The frame's own words after "the", and words of the usual or the average: they name nothing of the user's. */
+const FRAME_WORDS = new RegExp(`^(?:${WORLD_NOUNS}|name|usual|average|typical)$`, 'iu');
 
 /** Words that put someone in the question: a pronoun, a relative, a possessive. */
 const SOMEONE = new RegExp(
@@ -37,11 +44,11 @@ const SOMEONE = new RegExp(
 );
 
 /**
- * "you" asks the assistant about the world only in the frames above that translate or spell ("how do you say ...");
+ * "you" asks the assistant about the world only in the frame that translates or spells ("how do you say ...");
  * elsewhere it is the assistant as a person ("how long have you known me").
  */
 const YOU = /(?<![\p{L}])you(?![\p{L}])/iu;
-const TRANSLATES = /^how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)\b/iu;
+const TRANSLATING = new RegExp(TRANSLATES, 'iu');
 
 /**
  * A name a memory uses for a person, written with its capital: a speaker ("Caroline: ..."), someone greeted ("Hey
@@ -49,7 +56,7 @@ const TRANSLATES = /^how (?:do|does|can|should|would) (?:you|one|people|a|an|the
  * case, without accents; `text`: the memory without accents (foldLatin), as names are read.
  */
 function personIn(name: string, text: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  const escaped = escapeRegExp(name);
   const capital = `${escaped.charAt(0).toUpperCase()}${escaped.slice(1)}`;
   return new RegExp(
     String.raw`^${capital}:|(?:[Hh]ey|[Hh]i|[Hh]ello|[Tt]hanks|[Dd]ear)\s+${capital}(?![\p{L}])|(?<![\p{L}])${capital}(?:['\u2019]s?(?![\p{L}])|\s+(?:is|was|has|had|works|worked|lives|loves|likes|plays|goes|went|gets|takes|wants|needs|can|can['\u2019]t|doesn['\u2019]t|won['\u2019]t|hates|turns|turned|drives|speaks|stays|visits|runs|coaches|teaches|studies|supports)(?![\p{L}]))|(?:named|called|son|daughter|sister|brother|husband|wife|partner|friend|boyfriend|girlfriend|mum|mom|mother|dad|father|colleague|boss|cousin|nephew|niece|aunt|uncle|grandson|granddaughter)\s+${capital}(?![\p{L}])`,
@@ -59,7 +66,7 @@ function personIn(name: string, text: string): boolean {
 
 /** A memory says whose the thing is: "my twins", "Manaia's touch rugby team", "User's car". */
 function owned(noun: string, text: string): boolean {
-  const escaped = noun.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  const escaped = escapeRegExp(noun);
   return new RegExp(String.raw`(?:(?<![\p{L}])(?:my|our|his|her|their)|\p{L}['\u2019]s)\s+(?:\p{L}+\s+){0,2}${escaped}(?![\p{L}])`, 'iu').test(text);
 }
 
@@ -71,7 +78,7 @@ function owned(noun: string, text: string): boolean {
 export function asksGeneral(question: string, texts: readonly string[] | (() => readonly string[])): boolean {
   const q = question.trim();
   if (!FRAME.test(q) || SOMEONE.test(q)) return false;
-  if (YOU.test(q) && !TRANSLATES.test(q)) return false;
+  if (YOU.test(q) && !TRANSLATING.test(q)) return false;
   // Read only for a question that could be general (most are not).
   const memories = typeof texts === 'function' ? texts() : texts;
   // A word of the question that a memory uses as a person's name ("how many kids does sam have": "Sam works ...").

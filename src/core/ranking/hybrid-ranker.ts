@@ -280,7 +280,6 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
 }
 
 const NO_RELATIONS: ReadonlySet<Relation> = new Set();
-const NO_NAMES: ReadonlySet<string> = new Set();
 /** A message about a group: any relative's restriction may settle its needs ("a dinner for the family"). */
 const GROUP = /(?<![\p{L}])(?:family|families|kids|children|everyone|everybody|all of us|us|we|our|guests|friends|girls|boys|the whole|party|together|in-laws|parents|relatives)(?![\p{L}])/iu;
 
@@ -541,12 +540,16 @@ export class HybridRanker implements Ranker {
         ? a.thread === b.thread
         : Math.abs(a.time - b.time) <= p.turnGapSeconds * 1000 && (!p.turnsMustSpeak || a.reading.speaks || b.reading.speaks);
 
-    // The user's own names, read once per ranking when a rule needs them (userNamesOf).
+    // The user's own names, read once per ranking when a rule needs them (userNamesOf), over every candidate: an
+    // implied question ranks only those on its topic, but the user is named across them all.
     let own: ReadonlySet<string> | undefined;
     const ownNames = (): ReadonlySet<string> =>
       (own ??= userNamesOf(
-        features.map((f) => f.candidate.memory.text),
-        features.map((f) => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text))),
+        candidates.map((c) => c.memory.text),
+        candidates.map((c) => {
+          const reading = readText(c.memory.text);
+          return (reading.answers ??= answerFactsOf(c.memory.text));
+        }),
       ));
 
     // The kind of answer the question asks for, and which candidates hold one (answer-kind.ts).
@@ -602,14 +605,12 @@ export class HybridRanker implements Ranker {
     // An implied question is settled by a memory that states what it needs (a restriction for a dinner), unless the
     // memory is about a relative the message does not bring along ("my sister" for "Can I eat soba?").
     const settles = plan.settles;
-    // The names in most of the user's memories are the user's own (knownNames' rule, on every candidate).
-    const userNames = settles?.person === undefined ? NO_NAMES : commonNames(candidates.map((c) => answerFactsOf(c.memory.text)));
     const settled = (f: Features): boolean => {
       if (settles === undefined || p.impliedCoverage === 0 || !settles.answers.test(f.candidate.memory.text)) return false;
       // About someone by name ("Can Rafa eat ..."): a memory that names them settles it, or one that names nobody
-      // and is not the user's own ("He is lactose intolerant."); unless the name is the user's (in most memories).
+      // and is not the user's own ("He is lactose intolerant."); unless the name is the user's (ownNames).
       const person = settles.person;
-      if (person !== undefined && !userNames.has(person)) {
+      if (person !== undefined && !ownNames().has(person)) {
         const names = [...factsOf(f).names].filter((name) => !NOT_NAMES.has(name));
         return names.length > 0 ? names.some((name) => sameName(name, person)) : !f.reading.self && !/^(?:the )?user\b/iu.test(f.candidate.memory.text);
       }

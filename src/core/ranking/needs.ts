@@ -32,12 +32,15 @@ interface Need {
   settles?: RegExp;
 }
 
+/** A weight goal shapes training as a condition limits it ("User is trying to lose 15 kg before his 40th."). */
+const WEIGHT_GOAL = String.raw`lose (?:\d+ ?(?:kg|kilos|pounds|lbs)|weight)|losing weight|weight loss|overweight`;
+
 /** What the body may limit: a training plan or an outing is about it when a memory names one of these. */
 const BODY =
-  /(?<![\p{L}])(?:lose (?:\d+ ?(?:kg|kilos|pounds|lbs)|weight)|losing weight|weight loss|overweight|injury|injuries|injured|knee|knees|back|shoulder|ankle|hip|wrist|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|medication|arthritis|surgery|physiotherapist|physio|pain|afraid|scared|fear|heights|swim|condition|verletzung|verletzt|knie|rücken|schulter|asthma|schwanger|herz|diabetes|angst|lesión|lesionado|rodilla|espalda|hombro|asma|embarazada|corazón|diabetes|miedo)(?![\p{L}])/iu;
+  new RegExp(String.raw`(?<![\p{L}])(?:${WEIGHT_GOAL}|injury|injuries|injured|knee|knees|back|shoulder|ankle|hip|wrist|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|medication|arthritis|surgery|physiotherapist|physio|pain|afraid|scared|fear|heights|swim|condition|verletzung|verletzt|knie|rücken|schulter|asthma|schwanger|herz|diabetes|angst|lesión|lesionado|rodilla|espalda|hombro|asma|embarazada|corazón|diabetes|miedo)(?![\p{L}])`, 'iu');
 /** A condition or a fear that limits what someone can do (a liking for swimming is none). */
 const CONDITION =
-  /(?<![\p{L}])(?:lose (?:\d+ ?(?:kg|kilos|pounds|lbs)|weight)|losing weight|weight loss|overweight|injury|injuries|injured|tore|torn|sprained?|broke|broken|dodgy|bad (?:knee|back|hip|shoulder|ankle)|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|arthritis|surgery|physiotherapy|physio|pain|condition|afraid of|scared of|fear of|vertigo|verletzung|verletzt|asthma|schwanger|herz|lesión|lesionado|asma|embarazada|miedo)(?![\p{L}])/iu;
+  new RegExp(String.raw`(?<![\p{L}])(?:${WEIGHT_GOAL}|injury|injuries|injured|tore|torn|sprained?|broke|broken|dodgy|bad (?:knee|back|hip|shoulder|ankle)|asthma|inhaler|pregnant|pregnancy|expecting|heart|palpitations|diabetes|diabetic|insulin|blood pressure|arthritis|surgery|physiotherapy|physio|pain|condition|afraid of|scared of|fear of|vertigo|verletzung|verletzt|asthma|schwanger|herz|lesión|lesionado|asma|embarazada|miedo)(?![\p{L}])`, 'iu');
 
 /** A restriction on what someone eats or drinks, in the three languages the needs are written in. */
 const RESTRICTS_FOOD =

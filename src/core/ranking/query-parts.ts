@@ -1,5 +1,6 @@
 import { isStopWordIn, words } from '../text/analyze.js';
 import { withoutFillers } from '../text/fillers.js';
+import { escapeRegExp } from '../text/regexp.js';
 import { readSentences } from '../text/statements.js';
 import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 import { intentsOf } from './intents.js';
@@ -64,7 +65,7 @@ export function withNameFor(question: string, context: string): string | undefin
   const lower = names[0] ?? '';
   // The name as the context writes it ("Felix", "Mum").
   const name =
-    relative !== undefined ? `my ${relative}` : (new RegExp(String.raw`(?<![\p{L}])(${lower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`, 'iu').exec(context)?.[1] ?? lower);
+    relative !== undefined ? `my ${relative}` : (new RegExp(String.raw`(?<![\p{L}])(${escapeRegExp(lower)})`, 'iu').exec(context)?.[1] ?? lower);
   let changed = false;
   const out = question.replace(PERSONAL_PRONOUN, (_all, pronoun: string, next: string | undefined) => {
     changed = true;

@@ -55,21 +55,40 @@ function relationsMatched(text: string, pattern: RegExp): Set<Relation> {
   return found;
 }
 
-/** The relations a pronoun "she" / "her" can point at; the others are "he" / "him" / "his". */
-const FEMALE: ReadonlySet<Relation> = new Set(['mother', 'sister', 'daughter', 'wife', 'girlfriend', 'grandmother', 'aunt', 'niece']);
-const MALE: ReadonlySet<Relation> = new Set(['father', 'brother', 'son', 'husband', 'boyfriend', 'grandfather', 'uncle', 'nephew']);
+/**
+ * The pronoun each relation is pointed at by ("she" / "her", "he" / "him" / "his"; undefined: either). Typed over
+ * RELATIONS, so a relation added there must say its gender here.
+ */
+const GENDER: Readonly<Record<keyof typeof RELATIONS, 'female' | 'male' | undefined>> = {
+  mother: 'female',
+  father: 'male',
+  sister: 'female',
+  brother: 'male',
+  son: 'male',
+  daughter: 'female',
+  husband: 'male',
+  wife: 'female',
+  boyfriend: 'male',
+  girlfriend: 'female',
+  grandmother: 'female',
+  grandfather: 'male',
+  aunt: 'female',
+  uncle: 'male',
+  cousin: undefined,
+  niece: 'female',
+  nephew: 'male',
+};
 
 /**
  * The one relative of a gender a text speaks of, as typed ("mom" in "my mom's doctor called"), for a pronoun that
  * points back at them; undefined when it names none of that gender or several.
  */
 export function oneRelativeIn(text: string, gender: 'female' | 'male'): string | undefined {
-  const of = gender === 'female' ? FEMALE : MALE;
   const found = new Map<Relation, string>();
   for (const m of text.matchAll(WORD)) {
     const typed = (m[1] as string).toLowerCase();
     const relation = RELATION_OF.get(typed);
-    if (relation !== undefined && of.has(relation) && !found.has(relation)) found.set(relation, typed);
+    if (relation !== undefined && relation !== 'self' && GENDER[relation] === gender && !found.has(relation)) found.set(relation, typed);
   }
   return found.size === 1 ? [...found.values()][0] : undefined;
 }

@@ -5,6 +5,7 @@
  * ("what is user allergic to?") it meets the others too. Reading it with the user's name instead (learned from "My
  * name is Ines") was measured worse: the name pulls every memory that names the user (chat precision 0.764 -> 0.703).
  */
+import { escapeRegExp } from '../text/regexp.js';
 
 /**
  * First-person words and what each becomes when the user is named instead (`$` stands for who). Subject and object
@@ -80,11 +81,7 @@ export function speakAsUser(text: string, name = 'user'): string | undefined {
   if (!changed) return undefined;
   // English agreement: "am/was <name>" and "<name> am/was" read as the third person ("what am I" -> "what is Ines").
   return out
-    .replace(new RegExp(String.raw`(?<![\p{L}])am (${escape(name)})(?![\p{L}])`, 'gu'), 'is $1')
-    .replace(new RegExp(String.raw`(?<![\p{L}])Am (${escape(name)})(?![\p{L}])`, 'gu'), 'Is $1')
-    .replace(new RegExp(String.raw`(?<![\p{L}'])(${escape(name)}) am(?![\p{L}])`, 'gu'), '$1 is');
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    .replace(new RegExp(String.raw`(?<![\p{L}])am (${escapeRegExp(name)})(?![\p{L}])`, 'gu'), 'is $1')
+    .replace(new RegExp(String.raw`(?<![\p{L}])Am (${escapeRegExp(name)})(?![\p{L}])`, 'gu'), 'Is $1')
+    .replace(new RegExp(String.raw`(?<![\p{L}'])(${escapeRegExp(name)}) am(?![\p{L}])`, 'gu'), '$1 is');
 }
