@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { LANES, type Lane } from './test-lanes/lanes.js';
-import { countTests, type TestCount } from './test-lanes/count.js';
+import { countTests, failedTests, type TestCount } from './test-lanes/count.js';
 import { LINES_NOT_IN_NPM_TEST } from './node-lines/lines.js';
 
 interface LaneResult {
@@ -18,6 +18,8 @@ interface LaneResult {
   code: number;
   seconds: number;
   count: TestCount | undefined;
+  /** The failed tests the lane's output names. */
+  failures: string[];
 }
 
 function parseArgs(argv: readonly string[]): { only: Set<string> | undefined; list: boolean } {
@@ -50,16 +52,24 @@ function run(lane: Lane): Promise<LaneResult> {
       env: { ...process.env, ...lane.env },
     });
     let output = '';
+    // Failures are read line by line as they come: vitest names a failed test near its end, but a lane's whole log
+    // can be many megabytes and only its end is kept.
+    let partial = '';
+    const failures = new Set<string>();
     const keep = (chunk: Buffer, to: NodeJS.WriteStream): void => {
       to.write(chunk);
-      // Only the end matters for the counts; a lane's whole log can be many megabytes.
-      output = (output + chunk.toString('utf8')).slice(-200_000);
+      const text = chunk.toString('utf8');
+      output = (output + text).slice(-200_000);
+      const lines = (partial + text).split('\n');
+      partial = (lines.pop() ?? '').slice(-10_000);
+      for (const name of failedTests(lines.join('\n'))) failures.add(name);
     };
     child.stdout.on('data', (chunk: Buffer) => keep(chunk, process.stdout));
     child.stderr.on('data', (chunk: Buffer) => keep(chunk, process.stderr));
     const done = (code: number): void => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      resolve({ lane, code, seconds, count: lane.counts ? countTests(output) : undefined });
+      for (const name of failedTests(partial)) failures.add(name);
+      resolve({ lane, code, seconds, count: lane.counts ? countTests(output) : undefined, failures: [...failures] });
     };
     child.on('error', (error) => {
       process.stderr.write(`test lanes: ${lane.name} could not start: ${error.message}\n`);
@@ -99,6 +109,7 @@ const rows = results.map(({ lane, code, seconds, count }) => {
 const skipped = LANES.filter((lane) => !results.some((r) => r.lane === lane)).map((lane) => lane.name);
 process.stdout.write(`\n${'lane'.padEnd(16)} ${'result'.padEnd(12)} ${'time'.padStart(7)}  tests\n${rows.join('\n')}\n`);
 if (skipped.length > 0) process.stdout.write(`not run: ${skipped.join(', ')}\n`);
+for (const { lane, failures } of results) for (const name of failures) process.stdout.write(`failed in ${lane.name}: ${name}\n`);
 for (const [line, why] of Object.entries(LINES_NOT_IN_NPM_TEST)) process.stdout.write(`node${line}: not in npm test: ${why}\n`);
 const laneFailures = results.filter((r) => r.code !== 0).length;
 process.stdout.write(`lanes: ${results.length - laneFailures} ok, ${laneFailures} failed\n`);

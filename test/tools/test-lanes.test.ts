@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { lanePackages, pinnedVersion, ROOT } from '../../tools/lanes/packages.js';
 import { describe, expect, it } from 'vitest';
-import { countTests } from '../../tools/test-lanes/count.js';
+import { countTests, failedTests } from '../../tools/test-lanes/count.js';
 import { LANES } from '../../tools/test-lanes/lanes.js';
 import { LINES_NOT_IN_NPM_TEST, nodeLines } from '../../tools/node-lines/lines.js';
 import { sqliteDriverFor } from '../../src/storage/sqlite/driver.js';
@@ -20,6 +20,18 @@ describe('the test lanes', () => {
   it('sums several runs and says when there is no summary at all', () => {
     expect(countTests('Tests  2 passed (2)\nTests  1 failed | 1 passed (2)\n')).toEqual({ passed: 3, failed: 1, skipped: 0 });
     expect(countTests('error: build failed\n')).toBeUndefined();
+  });
+
+  it('names each failed test once, coloured or not, and nothing when all passed', () => {
+    const log = [
+      ' ❯ |unit| test/a.test.ts (3 tests | 1 failed) 20ms',
+      '\u001b[31m FAIL \u001b[39m \u001b[30m\u001b[42m unit \u001b[49m\u001b[39m test/a.test.ts\u001b[2m > \u001b[22mranking\u001b[2m > \u001b[22mkeeps order',
+      'AssertionError: expected 1 to be 2',
+      ' FAIL  |adapters| test/b.test.ts > times out',
+      ' FAIL  |adapters| test/b.test.ts > times out',
+    ].join('\n');
+    expect(failedTests(log)).toEqual(['unit  test/a.test.ts > ranking > keeps order', '|adapters| test/b.test.ts > times out']);
+    expect(failedTests(' ✓ |unit| test/a.test.ts (3 tests) 20ms\n      Tests  3 passed (3)\n')).toEqual([]);
   });
 
   it('runs npm scripts that exist, and npm test runs the lanes', () => {

@@ -27,3 +27,16 @@ export function countTests(output: string): TestCount | undefined {
   }
   return found ? total : undefined;
 }
+
+/**
+ * The failed tests a vitest run names (" FAIL  |unit| test/a.test.ts > suite > case"), in order and once each. The
+ * closing table repeats them, so a log that keeps only its end (CI's) still says which test failed.
+ */
+export function failedTests(output: string): string[] {
+  const names = new Set<string>();
+  for (const line of output.replace(COLOUR, '').split('\n')) {
+    const m = /^\s*FAIL\s+(.+?)\s*$/.exec(line);
+    if (m?.[1]) names.add(m[1]);
+  }
+  return [...names];
+}

@@ -42,7 +42,9 @@ async function timerLateness(): Promise<number> {
 describe('a write lock held by another process', () => {
   it('keeps the event loop, health and reads answering while a write waits, and the write lands once it is free', async () => {
     const write = store.insertMemory(newMemory({ userId: 'u', appId, text: 'Waits for the lock.', embedding: hashVector('b', DIM) }));
-    expect(await timerLateness()).toBeLessThan(100);
+    // A store that waited inside SQLite would hold the thread for the whole wait (1.5 s here, its busy timeout
+    // otherwise); a loaded CI machine makes a free timer late by tens of milliseconds, sometimes more.
+    expect(await timerLateness()).toBeLessThan(750);
     expect(await store.ping()).toBe(true);
     const page = await store.listMemories({ userId: 'u', scope: { appId: null }, offset: 0, limit: 10 });
     expect(page.total).toBe(1);
