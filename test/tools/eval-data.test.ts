@@ -153,11 +153,11 @@ const AGENT_NOTE = /^(?:(?:The )?user(?:'s)?|(?:Der|Die) Nutzer(?:in)?s?|(?:El|L
 const FIRST_PERSON = /(?<![\p{L}'])(?:I|I'm|I've|I'd|my|me|[Ii]ch|[Mm]ein|[Mm]eine|[Mm]ir|[Mm]ich|[Mm]i|[Mm]e|[Yy]o|[Jj]uego)(?![\p{L}'])/u;
 const NAME_MEMORY = /^(?:My name is|User's name is|Ich heiße|Me llamo|El usuario se llama) /;
 /** People a set has at least: the German and Spanish set is the smaller one. */
-const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-check-2': 10, 'chat-check-3': 10, 'chat-check-4': 10, 'chat-check-5': 10, 'chat-check-6': 10, 'chat-check-7': 10, 'chat-de-es': 4 };
+const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-check-2': 10, 'chat-check-3': 10, 'chat-check-4': 10, 'chat-check-5': 10, 'chat-check-6': 10, 'chat-check-7': 10, 'chat-check-8': 10, 'chat-check-9': 10, 'chat-de-es': 4 };
 /** The user-id mark of the chat sets after the first ones: `u-chat2-*` to `u-chat7-*`. */
-const USER_PREFIX: Partial<Record<(typeof CHAT_SETS)[number], string>> = { 'chat-check-2': '2', 'chat-check-3': '3', 'chat-check-4': '4', 'chat-check-5': '5', 'chat-check-6': '6', 'chat-check-7': '7' };
+const USER_PREFIX: Partial<Record<(typeof CHAT_SETS)[number], string>> = { 'chat-check-2': '2', 'chat-check-3': '3', 'chat-check-4': '4', 'chat-check-5': '5', 'chat-check-6': '6', 'chat-check-7': '7', 'chat-check-8': '8', 'chat-check-9': '9' };
 /** The check-only chat sets, written after the tuning set with other people: never tuned on. */
-const CHAT_CHECK_SETS = ['chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7'];
+const CHAT_CHECK_SETS = ['chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9'];
 
 describe.each(CHAT_SETS)('%s', (name) => {
   const dir = `${DATA}${name}`;
@@ -221,7 +221,11 @@ describe.each(CHAT_SETS)('%s', (name) => {
 
   it('writes multi-sentence messages as several sentences, and messages in the first person', () => {
     const sentences = (t: string): number => t.split(/(?<=[.!?])\s+/).filter((x) => x.trim().length > 0).length;
-    for (const q of data.queries.filter((x) => x.category === 'multi-sentence')) expect(sentences(q.query), q.id).toBeGreaterThanOrEqual(2);
+    // Or one voice-typed run-on of several sentences without their stops (20 words or more).
+    const runOn = (t: string): boolean => !/[.!?]/.test(t.trim().slice(0, -1)) && t.split(/\s+/).length >= 20;
+    for (const q of data.queries.filter((x) => x.category === 'multi-sentence')) {
+      if (!runOn(q.query)) expect(sentences(q.query), q.id).toBeGreaterThanOrEqual(2);
+    }
     const firstPerson = data.queries.filter((q) => /(?<![\p{L}'])(?:I|I'm|my|me|we|our|us|ich|mein|meine|meiner|mir|mich|wir|unser|mi|me|yo|soy|nuestro)(?![\p{L}'])/iu.test(q.query));
     expect(firstPerson.length).toBeGreaterThanOrEqual(data.queries.length / 2);
   });

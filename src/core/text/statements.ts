@@ -19,7 +19,7 @@ export interface MessageSentence {
 const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e|\p{Lu})\.)(?<=[.!?。！？…])\s+|\n+/u;
 
 /** Words that open a sentence without being its content: "Oh, ...", "Actually, ...", "Btw ...". */
-const LEAD_IN = /^(?:(?:oh|ah|well|so|and|but|also|btw|by the way|actually|anyway|anyways|ok|okay|right|yes|yeah|no|nope|hmm|um|fyi|ps|p\.s\.)\b[\s,:;.!-]*)+/iu;
+const LEAD_IN = /^(?:(?:oh|ah|well|so|and|but|also|btw|by the way|actually|anyway|anyways|ok|okay|right|yes|yeah|no|nope|hmm|um|fyi|ps|p\.s\.|wait|hang on|hold on|you know)\b[\s,:;.!-]*)+/iu;
 
 /** An explicit "remember this": what follows is the statement ("Remember that I'm vegan." keeps "I'm vegan."). */
 const REMEMBER = /^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|just so you know|for your information)(?:\s+that)?\b[\s,:]*/iu;
@@ -38,20 +38,36 @@ const SMALL_TALK_WORDS = new Set(
     'olá ola obrigado obrigada tchau ' +
     'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
-    'a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters'
+    'a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai'
   ).split(' '),
 );
 
+/**
+ * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
+ * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
+ */
+const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy fam love baby babe hun god bless as u po opo'.split(' '));
+
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
-const QUESTION_TAIL = /\b(?:what|when|where|who|which|how)(?:\s+(?:again|exactly|now|then|though))?\s*$/iu;
+const QUESTION_TAIL = /\b(?:(?:what|when|where|who|which|how)|(?:what|which)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
 /** A sentence that opens like a question, with or without its mark (common typos too: "wich", "wat"). */
-const QUESTION_OPENING = /^(?:what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
+const QUESTION_OPENING = /^(?:whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
 
 /** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
 const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|sort out|arrange|put together|come up with|figure out|work out|map out|such mir|suche|plane|schlag mir|empfiehl|organisier|buche|buch mir|finde|hilf mir|zeig mir|mach mir|gib mir|sag mir|busca|búscame|buscame|planifica|planea|organiza|organízame|organizame|recomienda|recomiéndame|recomiendame|sugiere|sugiéreme|reserva|resérvame|encuentra|encuéntrame|ayúdame|ayudame|dime|hazme|dame|prepara|prepárame|elige|escoge|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
+
+/** A question put as a statement: "i've lost track of when they're doing my hip", "I forget what mum's on". */
+const INDIRECT_QUESTION = /\b(?:lost track of|forget|forgot|can't remember|cant remember|can not remember|don't remember|dont remember|not sure|wondering)\s+(?:what|when|where|who|which|how|if|whether)\b/iu;
+
+/**
+ * A last clause that asks, after a comma, with no question mark: "..., what are they called again", "..., when's it
+ * up", "..., is it feb or march". Not "which", "where", "who", "who's" or "when" alone, which open a relative clause there
+ * ("lives in Porto, where she teaches", "Kauri, who's 9").
+ */
+const ASKS_AFTER_COMMA = /,\s*(?:so\s+|and\s+|but\s+)?(?:what|how|what's|whats|when's|whens|where's|wheres|(?:is|are|was|were|do|does|did|has|have|can|will)\s+(?:it|he|she|they|that|there|i|you|we)\b)\b[^,]*$/iu;
 
 /** Passing moods and events: "So tired today.", "Work was insane today.", "Chiara just called, so excited!" */
 const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately)\b/iu;
@@ -59,7 +75,11 @@ const MOOD = /\b(?:tired|exhausted|sleepy|knackered|busy|crazy|insane|rough|long
 
 /** Words that make a sentence a clause with a subject: a pronoun first, or a verb form after the first word. */
 const SUBJECT_FIRST = /^(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|my|we|we're|we've|our|he|he's|she|she's|they|they're|their|his|her|it|it's|its|mine|ich|mein|meine|wir|unser|unsere|er|sie|es|yo|mi|mis|nosotros|nuestro|nuestra|je|j'ai|mon|ma|mes|nous|notre|eu|meu|minha|nós|io|mio|mia|noi)\b/iu;
-const VERB = /^(?:is|are|am|was|were|be|been|being|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|hadn't|wouldn't|couldn't|shouldn't|live|work|like|love|hate|prefer|want|need|play|run|eat|drink|use|go|study|teach|visit|own|speak|know|get|take|come|keep|stay|meet|buy|'s|’s|'m|'re|have|has|had|do|does|did|can|can't|cannot|could|will|won't|would|should|shall|may|might|must|'ll|'d|'ve|went|got|came|made|took|said|told|gave|left|met|lost|found|broke|fell|grew|became|born|bought|sold|ran|saw|began|kept|knew|thought|felt|built|wrote|drove|flew|spent|taught|brought|caught|sent|paid|won|held|led|read|sat|stood|wore|swam|sang|chose|ate|drank|slept|woke|spoke|forgot|hurt|quit|put|let|lives|works|likes|loves|hates|prefers|wants|needs|plays|runs|eats|drinks|uses|has|goes|studies|teaches|turns|starts|owns|speaks|knows|[a-z]+ed|[a-z]+s)$/iu;
+/** Verb forms by name; VERB adds any -ed or -s word. */
+const VERB_FORMS = `is|are|am|was|were|be|been|being|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|hadn't|wouldn't|couldn't|shouldn't|live|work|like|love|hate|prefer|want|need|play|run|eat|drink|use|go|study|teach|visit|own|speak|know|get|take|come|keep|stay|meet|buy|'s|’s|'m|'re|have|has|had|do|does|did|can|can't|cannot|could|will|won't|would|should|shall|may|might|must|'ll|'d|'ve|went|got|came|made|took|said|told|gave|left|met|lost|found|broke|fell|grew|became|born|bought|sold|ran|saw|began|kept|knew|thought|felt|built|wrote|drove|flew|spent|taught|brought|caught|sent|paid|won|held|led|read|sat|stood|wore|swam|sang|chose|ate|drank|slept|woke|spoke|forgot|hurt|quit|put|let|lives|works|likes|loves|hates|prefers|wants|needs|plays|runs|eats|drinks|uses|has|goes|studies|teaches|turns|starts|owns|speaks|knows`;
+const VERB = new RegExp(`^(?:${VERB_FORMS}|[a-z]+ed|[a-z]+s)$`, 'iu');
+/** A verb form that, right after a capitalised word, makes that word the subject: "Vale has been vegan" is Vale. */
+const VERB_AFTER_NAME = new RegExp(`^(?:${VERB_FORMS})$`, 'iu');
 
 const WORDS = /[\p{L}\p{N}'’-]+/gu;
 
@@ -94,21 +114,32 @@ function core(sentence: string): string {
   let text = sentence.trim().replace(LEAD_IN, '').replace(/^["'“‘(\s]+|["'”’)\s]+$/gu, '').trim();
   // "Thanks, that worked." and "lol that's funny" are read without their opening interjections.
   for (let opening = /^([\p{L}']+)[\s,!.]+/u.exec(text); opening && SMALL_TALK_WORDS.has((opening[1] ?? '').toLowerCase()); opening = /^([\p{L}']+)[\s,!.]+/u.exec(text)) {
+    // A name that is also a greeting ("Vale" is Spanish for OK) is the subject when a verb follows it unpunctuated.
+    const next = /^[\p{L}'’]+/u.exec(text.slice(opening[0].length))?.[0] ?? '';
+    if (/^\p{Lu}\p{Ll}/u.test(opening[1] ?? '') && /^[\p{L}']+\s+$/u.test(opening[0]) && VERB_AFTER_NAME.test(next)) break;
     text = text.slice(opening[0].length);
   }
   return text;
+}
+
+/** Only greetings, thanks and interjections, or a sentence about the conversation. */
+function smallTalk(piece: string): boolean {
+  const text = core(piece);
+  const tokens = words(text).map((w) => w.toLowerCase());
+  return tokens.every((w) => SMALL_TALK_WORDS.has(w) || SMALL_TALK_BESIDE.has(w)) || ABOUT_THE_CHAT.test(text);
 }
 
 function kindOf(sentence: string): MessageSentence['kind'] {
   const text = core(sentence);
   const tokens = words(text).map((w) => w.toLowerCase());
   // Emoji, "!!!", or only greetings, thanks and interjections.
-  if (tokens.length === 0 || tokens.every((w) => SMALL_TALK_WORDS.has(w))) return 'small-talk';
-  if (ABOUT_THE_CHAT.test(text)) return 'small-talk';
+  if (smallTalk(text)) return 'small-talk';
+  // "bless you baby, that's all i needed": every comma-separated piece is small talk.
+  if (text.includes(',') && text.split(',').every((piece) => piece.trim() === '' || smallTalk(piece))) return 'small-talk';
   if (/[?？¿]/u.test(sentence)) return 'question';
   if (REQUEST.test(text)) return 'request';
   if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
-  if (QUESTION_TAIL.test(text)) return 'question';
+  if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
   if (!readAsEnglish(text, tokens)) {
     // Chinese and Japanese ask with a particle as often as with a mark, and write a whole sentence as one "word".
@@ -137,10 +168,20 @@ export function readSentences(message: string): MessageSentence[] {
     const remembered = sentence.replace(LEAD_IN, '').replace(REMEMBER, '');
     const text = remembered.length < sentence.replace(LEAD_IN, '').length ? capitalised(remembered) : sentence;
     // "I'm vegetarian, so what should I cook?": the clause before a trailing question is read on its own.
-    const clauses = /[?？]\s*$/u.test(text) ? text.split(/(?<=[,;:])\s+(?=(?:so\s+|and\s+|but\s+)?(?:what|where|when|who|why|how|which|can|could|should|would|is|are|do|does|any)\b)/iu) : [text];
-    for (const clause of clauses) {
+    // Typed without its mark too ("you know the heart pills, what are they called again").
+    const asks = /[?？]\s*$/u.test(text) || ASKS_AFTER_COMMA.test(text);
+    const clauses = asks ? text.split(/(?<=[,;:])\s+(?=(?:so\s+|and\s+|but\s+)?(?:what|where|when|who|why|how|which|can|could|should|would|is|are|do|does|any)\b)/iu) : [text];
+    for (const [i, clause] of clauses.entries()) {
       const trimmed = clause.trim();
-      if (trimmed.length > 0) sentences.push({ text: trimmed, kind: kindOf(trimmed) });
+      if (trimmed.length === 0) continue;
+      const kind = kindOf(trimmed);
+      // A few words naming what the question is about ("the heart pills, what are they called", "my medical for the
+      // rigs, when's it up"), with no verb but a plural's -s or a possessive's 's, are its topic, not a statement.
+      const topicWords = words(core(trimmed));
+      const subject = SUBJECT_FIRST.test(core(trimmed)) && !/^(?:my|our|his|her|their|its)\b/iu.test(core(trimmed));
+      const verb = topicWords.some((w) => VERB_AFTER_NAME.test(w) || /(?:ed|['’](?:m|re|ve|ll|d))$/iu.test(w));
+      const topic = i < clauses.length - 1 && kind === 'statement' && topicWords.length <= 6 && !subject && !verb;
+      sentences.push({ text: trimmed, kind: topic ? 'small-talk' : kind });
     }
   }
   return sentences;

@@ -27,6 +27,12 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     ['Tengo dos gatos.', 'Tengo dos gatos.'],
     ['Annas Bruder heißt Jonas.', 'Annas Bruder heißt Jonas.'],
     ['小明对花生过敏。', '小明对花生过敏。'],
+    // A name that is also a greeting is the subject when a verb follows it; a relative clause after a comma stays.
+    ['Vale runs a bakery in Murcia.', 'Vale runs a bakery in Murcia.'],
+    ['Ciao has two kittens.', 'Ciao has two kittens.'],
+    ['My nephews are Teo, who\'s 7, and Bruno, who\'s 4.', 'My nephews are Teo, who\'s 7, and Bruno, who\'s 4.'],
+    ['My aunt lives in Cádiz, where she grows lemons.', 'My aunt lives in Cádiz, where she grows lemons.'],
+    ['I moved to Oslo, which was a big change.', 'I moved to Oslo, which was a big change.'],
   ])('keeps the statement %j', (message, kept) => {
     expect(statementsOf(message)).toBe(kept);
   });
@@ -70,12 +76,35 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     expect(statementsOf(message)).toBe('I\'m vegetarian now, and my sister Marta lives in Porto.');
   });
 
+  it.each([
+    // Questions typed without their mark: asked after a comma, asked in place, or put as a statement.
+    'the blood pressure tablets, what are they called again',
+    'my passport renewal, when\'s it due',
+    'nadia\'s wedding, is it june or july',
+    'pilates is which evening ah',
+    'bongani works where again',
+    'i\'ve lost track of when the plumber is coming',
+    'I forget what time the dentist said',
+    'whereabouts in Leeds does my cousin live',
+    // Small talk in pieces, and sign-offs.
+    'ok thanks, good night my friend',
+    'thank you so much, God bless',
+    'sweet as, cheers',
+    'lol ok thank u po',
+    'diolch cariad, that\'s me sorted',
+    'right that\'s me off to my bed, cheerio',
+    'bless you hun, that\'s all i needed',
+    'ka pai, thanks love',
+  ])('keeps nothing of %j', (message) => {
+    expect(statementsOf(message)).toBeUndefined();
+  });
+
   it('reads the clause before a trailing question on its own', () => {
     expect(statementsOf('I\'m vegetarian, so what should I cook?')).toBe('I\'m vegetarian.');
   });
 
   it('reads every memory of the chat sets as a statement, and keeps nothing of their plain and unanswerable messages', () => {
-    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-de-es']) {
+    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-de-es']) {
       const data = loadEvalData(`${DATA}${name}`);
       expect(data.memories.filter((m) => statementsOf(m.text) !== m.text).map((m) => m.text)).toEqual([]);
       const asked = data.queries.filter((q) => q.category === 'plain' || q.category === 'unanswerable');
