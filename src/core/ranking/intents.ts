@@ -31,11 +31,20 @@ const AGE = new RegExp(
 const OCCUPATIONS =
   'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed';
 const JOB = new RegExp(
-  String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS}|\p{L}{3,}(?:ist|ician))s?\b`,
+  String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|(?:\b(?:runs|owns|manages)|\b(?:i|we)\s+(?:run|own|manage))\s+(?:a|an|the|his|her|their|my|our|its own|his own|her own|their own)\s+(?:[\p{L}-]+\s+){0,3}(?:business|company|firm|shop|store|restaurant|cafe|café|bakery|bar|pub|salon|practice|agency|studio|farm|garage|clinic|grocery|stall|gym|hotel|b&b|guesthouse|workshop)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS}|\p{L}{3,}(?:ist|ician))s?\b`,
   'iu',
 );
 /** Who a question asks about: a pronoun, a name, a relative ("my sister", "Ana's husband"). */
 const SUBJECT = String.raw`(?:(?:my|your|his|her|their|our|\p{Lu}\p{L}+['\u2019]s)\s+\p{L}+|i|you|he|she|they|we|\p{Lu}\p{L}+)`;
+
+/** What someone avoids, eating or otherwise. */
+const AVOIDS = /\b(?:allergic|allergy|allergies|intolerant|intolerance|can['\u2019]?t (?:eat|have|drink|take|stand)|cannot (?:eat|have|drink|take)|avoids?|avoiding|doesn['\u2019]?t (?:eat|drink)|don['\u2019]?t (?:eat|drink))\b/iu;
+
+/** What someone may not eat or take: an allergy, an intolerance, a diet. */
+const RESTRICTED = /\b(?:allergic|allergy|allergies|intolerant|intolerance|coeliac|celiac|can['\u2019]?t (?:eat|have|drink|take)|cannot (?:eat|have|drink|take)|doesn['\u2019]?t (?:eat|drink)|don['\u2019]?t (?:eat|drink)|vegan|vegetarian|halal|kosher|(?:low|no)[- ](?:salt|sugar|fat|carb)|diet)\b/iu;
+
+/** A condition by its name: an acronym ("RSI", "COPD") or a medical ending, or a common one. Case matters for the acronym. */
+const CONDITION = /\b(?:has|have|had|got|with)\s+(?:(?:mild|bad|severe|chronic|early|type [12])\s+)?(?:[A-Z]{2,5}\b|[A-Za-z]*(?:itis|osis|emia|aemia|algia|pathy|ism)\b)|\b(?:[Dd]iagnosed|[Dd]iabetes|[Aa]sthma|[Ee]pilepsy|[Ee]czema|[Pp]soriasis|[Dd]ementia|[Aa]lzheimer['\u2019]?s|[Pp]arkinson['\u2019]?s|[Mm]igraines?|[Ss]yndrome|[Dd]isorder|[Dd]isease|[Cc]ondition|[Aa]naemia|[Aa]nemia|[Gg]out|[Ll]upus|[Ss]ciatica|[Tt]innitus|[Aa]ngina)\b/u;
 
 const INTENTS: readonly Intent[] = [
   {
@@ -47,26 +56,26 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'job',
     asks: new RegExp(
-      String.raw`\bfor a living\b|\bfor work\b|\bfor a crust\b|\bwhere(?:['\u2019]s| is| does| do) ${SUBJECT} work(?:ing)?\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:is it|exactly) (?:that )?${SUBJECT} (?:do|does)\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
+      String.raw`\bfor a living\b|\bfor work\b|\bfor a crust\b|\bwhere(?:['\u2019]s| is| does| do) ${SUBJECT} work(?:ing)?\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:kind of |sort of |type of )?(?:business|company|firm|shop) (?:do|does|did) ${SUBJECT} (?:have|run|own)\b|\bwhat (?:is it|exactly) (?:that )?${SUBJECT} (?:do|does)\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
       'iu',
     ),
     states: JOB,
-    covers: ['living', 'job', 'work', 'occupation', 'profession', 'career', 'trade'],
+    covers: ['living', 'job', 'work', 'occupation', 'profession', 'career', 'trade', 'business', 'company', 'firm'],
   },
   {
     name: 'home',
     asks: new RegExp(
-      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere (?:am|is|are) ${SUBJECT} (?:based|living|staying)\b|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b|\bwhere(?:['\u2019]s| is| are) (?:my \p{L}+|\p{Lu}\p{L}+) (?:these days|nowadays|now|at the moment|living)\b|\bwhich (?:city|town|country) (?:do|does|did) ${SUBJECT} live\b`,
+      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere(?:['\u2019]s|s| am| is| are) ${SUBJECT} (?:based|living|staying|stationed|posted)\b|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b|\bwhere(?:['\u2019]s| is| are) (?:my \p{L}+|\p{Lu}\p{L}+) (?:these days|nowadays|now|at the moment|living)\b|\bwhich (?:city|town|country) (?:do|does|did) ${SUBJECT} live\b`,
       'iu',
     ),
-    states: /\b(?:lives?|living|lived|moved|relocated|based|settled)\s+(?:in|to|from|near|at|with|outside|just outside)\b|\b(?:flat|house|apartment|home|place)\s+(?:is\s+)?(?:in|near|on)\b/iu,
-    covers: ['live', 'stay', 'home', 'based', 'house', 'flat', 'apartment', 'place'],
+    states: /\b(?:lives?|living|lived|moved|relocated|based|settled|stationed|posted|deployed)\s+(?:in|to|from|near|at|with|outside|just outside)\b|\b(?:flat|house|apartment|home|place)\s+(?:is\s+)?(?:in|near|on)\b/iu,
+    covers: ['live', 'stay', 'home', 'based', 'house', 'flat', 'apartment', 'place', 'stationed', 'posted'],
   },
   {
     name: 'vehicle',
-    asks: new RegExp(String.raw`\bwhat (?:do|does|did) ${SUBJECT} drive\b|\bwhat (?:kind of |sort of |make of )?(?:car|vehicle)\b|\bwhich car\b|\bwhat(?:['\u2019]s| is| was)? (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:car|vehicle|ride)\b`, 'iu'),
+    asks: new RegExp(String.raw`\bwhat (?:do|does|did) ${SUBJECT} drive\b|\bwhat (?:kind of |sort of |make of )?(?:car|vehicle)\b|\bwhich car\b|\bmake and model\b|\bwhat (?:make|model)\b(?=.*\b(?:car|van|truck|ute|vehicle|motorbike|motorcycle|scooter)\b)|\b(?:car|van|truck|ute|vehicle|motorbike|motorcycle|scooter)\b.*\bwhat (?:make|model)\b|\bwhat(?:['\u2019]s| is| was)? (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:car|vehicle|ride)\b`, 'iu'),
     states: /\b(?:drives?|drove|driving) (?:a|an|the|his|her|their|my|an old|a new)\b|\b(?:car|cars|van|minivan|truck|motorbike|motorcycle|scooter|suv|hatchback|pickup|estate|saloon|convertible)\b/iu,
-    covers: ['drive', 'car', 'vehicle'],
+    covers: ['drive', 'car', 'vehicle', 'make', 'model'],
   },
   {
     name: 'reading',
@@ -76,9 +85,9 @@ const INTENTS: readonly Intent[] = [
   },
   {
     name: 'study',
-    asks: new RegExp(String.raw`\bwhat (?:am|is|are) ${SUBJECT} studying\b|\bwhat (?:do|does|did) ${SUBJECT} study\b|\bwhat (?:degree|course|subject)\b|\b(?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:degree|major|course)\b`, 'iu'),
+    asks: new RegExp(String.raw`\bwhere(?:['\u2019]s|s| is| are| does| do) ${SUBJECT} (?:at |go to |going to |studying)(?:uni|university|college)?\b|\bwhat (?:am|is|are) ${SUBJECT} studying\b|\bwhat (?:do|does|did) ${SUBJECT} study\b|\bwhat (?:degree|course|subject)\b|\b(?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:degree|major|course)\b`, 'iu'),
     states: /\b(?:studying|studies|studied|degree|course|student|phd|master['\u2019]?s|bachelor['\u2019]?s|majoring)\b/iu,
-    covers: ['study', 'studying', 'degree', 'course', 'subject'],
+    covers: ['study', 'studying', 'degree', 'course', 'subject', 'uni', 'university', 'college'],
   },
   {
     name: 'medication',
@@ -96,8 +105,16 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'avoid',
     asks: /\b(?:avoid|stay away from|keep away from|steer clear of)\b/iu,
-    states: /\b(?:allergic|allergy|allergies|intolerant|intolerance|can['\u2019]?t (?:eat|have|drink|take|stand)|cannot (?:eat|have|drink|take)|avoids?|avoiding|doesn['\u2019]?t (?:eat|drink)|don['\u2019]?t (?:eat|drink))\b/iu,
+    states: new RegExp(`${AVOIDS.source}|${RESTRICTED.source}`, 'iu'),
     covers: ['avoid', 'stay', 'away', 'keep', 'steer', 'clear', 'need'],
+  },
+  {
+    // "is there anything Lwazi can't eat?", "which antibiotic can't i take": what someone is allergic to, intolerant
+    // of or kept off by their diet, not whatever they avoid ("avoids winter trips").
+    name: 'restriction',
+    asks: /\b(?:can['\u2019]?t|cannot|can not|shouldn['\u2019]?t|should not|mustn['\u2019]?t|not (?:allowed|supposed) to)\s+(?:eat|have|drink|take)\b|\b(?:can['\u2019]?t|shouldn['\u2019]?t|mustn['\u2019]?t) (?:i|he|she|they|we|you|(?:my|his|her|their|our) \p{L}+|\p{L}+) (?:eat|have|drink|take)\b|\bis (?:\p{L}+ )?(?:ok|okay|safe|allowed) (?:for \p{L}+ )?to (?:eat|have|drink|take)\b/iu,
+    states: RESTRICTED,
+    covers: ['eat', 'have', 'drink', 'take', 'anything', 'safe', 'allowed'],
   },
   {
     name: 'wish',
@@ -107,9 +124,9 @@ const INTENTS: readonly Intent[] = [
   },
   {
     name: 'languages',
-    asks: new RegExp(String.raw`\b(?:what|which|how many) languages? (?:do|does|did|can) ${SUBJECT}\b|\bwhat (?:do|does|can) ${SUBJECT} speak\b|\b(?:does|do|can) ${SUBJECT} speak\b`, 'iu'),
-    states: /\b(?:speaks?|spoke|speaking|fluent|native|bilingual|trilingual|languages?|mother tongue)\b/iu,
-    covers: ['language', 'languages', 'speak', 'know'],
+    asks: new RegExp(String.raw`\b(?:what|which|how many) languages? (?:am|are|do|does|did|can) ${SUBJECT}\b|\bwhat (?:do|does|can) ${SUBJECT} speak\b|\b(?:does|do|can) ${SUBJECT} speak\b`, 'iu'),
+    states: /\b(?:speaks?|spoke|speaking|fluent|native|bilingual|trilingual|languages?|mother tongue)\b|\b(?:learning|learns|lessons in|classes in)\s+(?:some |a bit of |basic )?(?:english|spanish|french|german|italian|portuguese|japanese|chinese|mandarin|cantonese|korean|arabic|russian|hindi|urdu|punjabi|bengali|swahili|dutch|swedish|norwegian|danish|finnish|polish|czech|greek|turkish|hebrew|welsh|irish|gaelic|m[aā]ori|te reo|tagalog|vietnamese|thai|indonesian|malay|zulu|xhosa|afrikaans|sign language|bsl|asl)\b/iu,
+    covers: ['language', 'languages', 'speak', 'know', 'learn', 'learning', 'pick'],
   },
   {
     name: 'music',
@@ -126,6 +143,41 @@ const INTENTS: readonly Intent[] = [
     ),
     states: /\b(?:supports?|supporter|fan of|follows?|season ticket|roots? for|cheers? for|die-hard|diehard)\b|\bfavou?rite (?:\p{L}+ )?(?:team|club|side)\b/iu,
     covers: ['team', 'club', 'side', 'support', 'follow', 'watch', 'root', 'cheer', 'league', 'premier'],
+  },
+  {
+    // "what sets off my headaches", "what usually brings on these migraines" over "... gets migraines when she doesn't sleep".
+    name: 'trigger',
+    asks: /\bwhat (?:\p{L}+ )?(?:sets? off|brings? on|triggers?|causes?|sparks? off|starts? off)\b|\bwhy (?:do|does) (?:i|he|she|they|\p{L}+) (?:get|keep getting)\b/iu,
+    states: /\b(?:gets?|getting|has|have|suffers? from)\s+(?:\p{L}+\s+){0,2}?(?:when|whenever|if|after|from)\b|\b(?:triggers?|triggered|brings? on|brought on|sets? off|caused by|set off by)\b/iu,
+    covers: ['set', 'sets', 'off', 'bring', 'brings', 'trigger', 'triggers', 'cause', 'causes', 'spark', 'start', 'get'],
+  },
+  {
+    // "what did I do to it in the first place?", "how did he hurt his knee" over "... a bad shoulder from an old surfing injury".
+    name: 'injury',
+    asks: /\bwhat (?:did|have) (?:i|you|he|she|they|\p{L}+) (?:do|done) to (?:it|my|his|her|their|that)\b|\bhow did (?:i|he|she|they|\p{L}+) (?:hurt|injure|do|break|damage)\b/iu,
+    states: /\b(?:injur(?:y|ies|ed)|hurt|broke|broken|tore|torn|sprained|strained|fell|fall|accident|crash)\b|\b(?:bad|dodgy|dicky|gammy|sore|weak)\s+(?:left |right |lower |upper )?(?:back|knee|knees|shoulder|hip|ankle|wrist|neck|elbow)\s+from\b/iu,
+    covers: ['do', 'did', 'done', 'hurt', 'injure', 'break', 'damage', 'first', 'place'],
+  },
+  {
+    // "What day is the shop shut?", "when is the pharmacy open" over "The bakery is closed on Mondays."
+    name: 'opening',
+    asks: /\b(?:shut|closed)\b|\b(?:opening|closing) (?:hours|times?)\b|\b(?:when|what (?:days?|times?|hours)|which days?)\b.*\bopen\b/iu,
+    states: /\b(?:closed|shut|open|opens|closes)\s+(?:on|at|from|until|till|every|all|at weekends|weekends|mondays|sundays)\b/iu,
+    covers: ['shut', 'close', 'closed', 'open', 'opening', 'day', 'days', 'hours', 'time'],
+  },
+  {
+    // "what's that condition called again, the one i have?" over "Wouter has RSI in his right wrist from drawing."
+    name: 'condition',
+    asks: /\b(?:condition|diagnosis|illness|disease|syndrome|disorder)\b|\bwhat(?:['\u2019]s| is) wrong with\b/iu,
+    states: CONDITION,
+    covers: ['condition', 'diagnosis', 'illness', 'disease', 'syndrome', 'disorder', 'wrong', 'called', 'name'],
+  },
+  {
+    // "When am I done with all this marking?", "how long is Ana away" over "... marking exam papers until 5 December."
+    name: 'until',
+    asks: new RegExp(String.raw`\bwhen (?:am|is|are|will) ${SUBJECT} (?:be )?(?:done|finished|through|free|back)\b|\bwhen (?:does|do|will) (?:it|that|this|${SUBJECT}) (?:end|finish|stop|wrap up)\b|\bhow long (?:am|is|are|will) ${SUBJECT} (?:be )?(?:away|gone|off|there|doing)\b`, 'iu'),
+    states: /\b(?:until|till|til|through to|ends? on|finish(?:es)? on|back on|back in)\b/iu,
+    covers: ['done', 'finished', 'finish', 'through', 'free', 'back', 'end', 'stop', 'long', 'away', 'gone'],
   },
   {
     name: 'commute',

@@ -11,8 +11,9 @@
 
 /** Each relation and the words for it, as typed (lower case). */
 const RELATIONS = {
-  mother: ['mother', 'mum', 'mom', 'mam', 'mama', 'mommy', 'mummy', 'ma'],
-  father: ['father', 'dad', 'daddy', 'papa', 'pa'],
+  // With the words for them in the other languages people mix into English chat ("amma", "nonna", "tutu").
+  mother: ['mother', 'mum', 'mom', 'mam', 'mama', 'mommy', 'mummy', 'ma', 'mamma', 'amma', 'ammi'],
+  father: ['father', 'dad', 'daddy', 'papa', 'pa', 'appa', 'abbu'],
   sister: ['sister', 'sis'],
   brother: ['brother', 'bro'],
   son: ['son'],
@@ -21,8 +22,10 @@ const RELATIONS = {
   wife: ['wife', 'wifey'],
   boyfriend: ['boyfriend', 'bf'],
   girlfriend: ['girlfriend', 'gf'],
-  grandmother: ['grandmother', 'grandma', 'gran', 'granny', 'nan', 'nana', 'nanna'],
-  grandfather: ['grandfather', 'grandpa', 'grandad', 'granddad', 'gramps'],
+  fiance: ['fiancé', 'fiance'],
+  fiancee: ['fiancée', 'fiancee'],
+  grandmother: ['grandmother', 'grandma', 'gran', 'granny', 'nan', 'nana', 'nanna', 'tutu', 'abuela', 'abuelita', 'oma', 'nonna', 'ouma', 'bubbe', 'yaya', 'gogo'],
+  grandfather: ['grandfather', 'grandpa', 'grandad', 'granddad', 'gramps', 'abuelo', 'abuelito', 'opa', 'nonno', 'oupa', 'zayde', 'papou'],
   aunt: ['aunt', 'auntie', 'aunty'],
   uncle: ['uncle'],
   cousin: ['cousin'],
@@ -70,6 +73,8 @@ const GENDER: Readonly<Record<keyof typeof RELATIONS, 'female' | 'male' | undefi
   wife: 'female',
   boyfriend: 'male',
   girlfriend: 'female',
+  fiance: 'male',
+  fiancee: 'female',
   grandmother: 'female',
   grandfather: 'male',
   aunt: 'female',

@@ -9,10 +9,17 @@ import { stemIn } from './analyze.js';
 const INFORMAL: readonly (readonly string[])[] = [
   ['medication', 'meds', 'med'],
   ['medicine', 'meds'],
-  ['mother', 'mum', 'mom', 'mummy', 'mommy', 'mam', 'mama', 'momma'],
-  ['father', 'dad', 'daddy', 'papa', 'pops'],
-  ['grandmother', 'grandma', 'granny', 'gran', 'nan', 'nana', 'nanna', 'grandmum', 'grandmom'],
-  ['grandfather', 'grandpa', 'granddad', 'grandad', 'gramps', 'grandpop'],
+  // With the words for them in the other languages people mix into English chat (as relatives.ts reads them).
+  ['mother', 'mum', 'mom', 'mummy', 'mommy', 'mam', 'mama', 'momma', 'mamma', 'amma', 'ammi'],
+  ['father', 'dad', 'daddy', 'papa', 'pops', 'appa', 'abbu'],
+  ['grandmother', 'grandma', 'granny', 'gran', 'nan', 'nana', 'nanna', 'grandmum', 'grandmom', 'tutu', 'abuela', 'abuelita', 'oma', 'nonna', 'ouma', 'bubbe', 'yaya', 'gogo'],
+  ['grandfather', 'grandpa', 'granddad', 'grandad', 'gramps', 'grandpop', 'abuelo', 'abuelito', 'opa', 'nonno', 'oupa', 'zayde', 'papou'],
+  ['parents', 'folks'],
+  // Everyday words for the same thing that WordNet relates among too many others to count ("shut" / "closed").
+  ['closed', 'shut'],
+  ['migraine', 'headache'],
+  ['company', 'business', 'firm'],
+  ['flight', 'flying', 'fly'],
   ['brother', 'bro'],
   ['sister', 'sis'],
   ['husband', 'hubby'],
@@ -44,19 +51,17 @@ const INFORMAL: readonly (readonly string[])[] = [
 
 let table: Map<string, string[]> | undefined;
 
-/** The stems an English stem stands for in the other register (both ways: "mum" -> "mother", "mother" -> "mum", "mom", ...). */
+/** The stems an English stem stands for in the other register (every way: "mum" -> "mother", "mother" -> "mum", "mom", "mama" -> "mum", ...). */
 export function informalForms(stem: string): readonly string[] {
   if (table === undefined) {
     table = new Map();
-    for (const [written, ...typed] of INFORMAL) {
-      const w = stemIn(written as string, 'en');
-      for (const t of typed.map((word) => stemIn(word, 'en'))) {
-        if (t === w) continue;
-        for (const [a, b] of [[w, t], [t, w]] as const) {
-          const list = table.get(a) ?? [];
-          if (!list.includes(b)) list.push(b);
-          table.set(a, list);
-        }
+    // Every word of a line stands for every other ("mama" for "mum" too, not only for "mother").
+    for (const line of INFORMAL) {
+      const stems = [...new Set(line.map((word) => stemIn(word, 'en')))];
+      for (const a of stems) {
+        const list = table.get(a) ?? [];
+        for (const b of stems) if (b !== a && !list.includes(b)) list.push(b);
+        table.set(a, list);
       }
     }
   }

@@ -84,6 +84,54 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(states('which pills does Dad take', 'Dad is on a strict routine and takes the machine to work.')).toBe(false);
   });
 
+  it('reads what someone cannot eat or take, what sets off an ailment, how an injury came, and opening days', () => {
+    for (const q of ['is there anything Farid can\'t eat?', 'which painkillers can\'t i take', 'what can\'t my dad have', 'Is it safe for Leila to eat sesame?']) {
+      expect(intentNames(intentsOf(q)), q).toEqual(['restriction']);
+    }
+    expect(states('what can\'t my dad have', 'Dad is on a low-salt diet for his heart.')).toBe(true);
+    expect(states('is there anything Farid can\'t eat?', 'Farid is allergic to sesame.')).toBe(true);
+    // Avoiding something is no restriction of what one eats or takes.
+    expect(states('is there anything Farid can\'t eat?', 'Farid avoids motorways.')).toBe(false);
+    expect(intentNames(intentsOf('what usually brings on my asthma?'))).toEqual(['trigger']);
+    expect(states('what sets off my eczema', 'Oona gets eczema when she is stressed.')).toBe(true);
+    expect(states('what sets off my eczema', 'Oona has eczema on her hands.')).toBe(false);
+    expect(intentNames(intentsOf('what did i do to it in the first place'))).toEqual(['injury']);
+    expect(states('how did he hurt his knee', 'Tomas has a dodgy knee from years of rugby.')).toBe(true);
+    expect(intentNames(intentsOf('what day is the chemist shut'))).toEqual(['opening']);
+    expect(intentNames(intentsOf('how do I open this jar'))).toEqual([]);
+    expect(states('when is the library open', 'The village library is closed on Wednesdays.')).toBe(true);
+  });
+
+  it('reads a business as a job, a lower-case name based somewhere as a home, a make and model as a vehicle', () => {
+    expect(intentNames(intentsOf('what kind of business does Femi have'))).toEqual(['job']);
+    expect(states('what does yusra do over there', 'My sister Yusra owns a small bakery in Leeds.')).toBe(true);
+    expect(intentNames(intentsOf("where's tane based now"))).toEqual(['home']);
+    expect(states("where's tane based now", 'User\'s cousin Tane is in the Navy, stationed in Auckland.')).toBe(true);
+    expect(intentNames(intentsOf('make and model of my car?'))).toEqual(['vehicle']);
+    expect(intentNames(intentsOf('the ute is playing up, what model is it again'))).toEqual(['vehicle']);
+    // A model of something else is no vehicle.
+    expect(intentNames(intentsOf('What model is my laptop?'))).toEqual([]);
+  });
+
+  it('reads a condition, when something is over, where someone is at uni, and a language being learnt', () => {
+    expect(intentNames(intentsOf("what's that condition called again, the one i have?"))).toEqual(['condition']);
+    expect(states('what is my condition called', 'Odile has COPD and uses an inhaler.')).toBe(true);
+    expect(states('what is my condition called', 'Odile has tendinitis in her elbow.')).toBe(true);
+    // An acronym is told by its capitals: "has two" or "has CAT" are no condition.
+    expect(states('what is my condition called', 'Odile has two cats.')).toBe(false);
+    expect(intentNames(intentsOf('when am I done with all this packing?'))).toEqual(['until']);
+    expect(states('when is she back', 'Agnes is in Lisbon until 4 March.')).toBe(true);
+    expect(intentNames(intentsOf("where's my brother at uni"))).toEqual(['study']);
+    expect(intentNames(intentsOf('which language am i trying to pick up'))).toEqual(['languages']);
+    expect(states('which language am i trying to pick up', 'Kofi is learning Japanese on the train.')).toBe(true);
+    expect(states('which language am i trying to pick up', 'Kofi is learning to swim at 40.')).toBe(false);
+  });
+
+  it('reads a job from a business one runs, not from a business the parents run', () => {
+    expect(states('what does Linus do', 'Linus owns a bike shop in Bergen.')).toBe(true);
+    expect(states('what does Linus do', 'Linus grew up in Bergen, where his parents still run a bakery.')).toBe(false);
+  });
+
   it('names every intent in explain.intent\'s description (the schema cannot import the rules: the console bundles it)', () => {
     const described = scorePartsSchema.shape.intent.description ?? '';
     for (const name of INTENT_NAMES) expect(described, name).toMatch(new RegExp(`[(, ]${name}[,;]`));

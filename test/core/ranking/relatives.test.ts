@@ -8,6 +8,12 @@ describe('relationsIn: the relatives a text names', () => {
     expect([...relationsIn("User's brothers both play rugby.")]).toEqual(['brother']);
   });
 
+  it('reads the words for a parent, a grandparent or a fiancé that English chat borrows', () => {
+    expect([...relationsIn('took tutu to the market, she loved it')]).toEqual(['grandmother']);
+    expect([...relationsIn('My nonno and my amma both cook.')]).toEqual(['grandfather', 'mother']);
+    expect([...relationsIn("What's my fiancé's job again?")]).toEqual(['fiance']);
+  });
+
   it('keeps in-laws and the grandparents apart from the parents', () => {
     expect([...relationsIn("User's mother-in-law looks after Yuna.")]).toEqual([]);
     expect([...relationsIn('My grandmother turned 90.')]).toEqual(['grandmother']);

@@ -16,4 +16,11 @@ describe('informalForms', () => {
     expect(informalForms(stemIn('lad', 'en'))).toContain(stemIn('son', 'en'));
   });
 
+  it('reads borrowed words for relatives and everyday synonyms WordNet buries among too many others', () => {
+    expect(informalForms(stemIn('abuela', 'en'))).toContain(stemIn('grandmother', 'en'));
+    expect(informalForms(stemIn('shut', 'en'))).toContain(stemIn('closed', 'en'));
+    expect(informalForms(stemIn('mama', 'en'))).toContain(stemIn('mum', 'en'));
+    expect(informalForms(stemIn('headaches', 'en'))).toContain(stemIn('migraine', 'en'));
+  });
+
 });
