@@ -26,6 +26,7 @@ const FRAME = new RegExp(
     String.raw`^(?:is|are) (?:a|an|\p{L}+s) (?:safe|ok|okay|bad|good|healthy|dangerous|poisonous|toxic)\b`,
     String.raw`^(?:where|why) (?:do|does|is|are) (?:the|a|an|\p{L}+s) \p{L}+`,
     String.raw`^what time is it\b`,
+    String.raw`^(?:at )?(?:what|which) age (?:do|does|should|can|are|is)\b`,
     String.raw`^what does (?:the word )?\p{L}+ mean\b`,
     String.raw`^(?:what|which) year (?:did|was|is|were)\b`,
     String.raw`^who (?:wrote|invented|discovered|won|founded|painted|directed|sang|composed|built|designed)\b`,
@@ -70,6 +71,20 @@ function owned(noun: string, text: string): boolean {
   return new RegExp(String.raw`(?:(?<![\p{L}])(?:my|our|his|her|their)|\p{L}['\u2019]s)\s+(?:\p{L}+\s+){0,2}${escaped}(?![\p{L}])`, 'iu').test(text);
 }
 
+/** Bare plurals that name people or animals in general, and the words that say the question means them so. */
+const GENERIC_PLURALS = /^(?:kids|children|babies|toddlers|teenagers|parents|siblings|grandparents|dogs|cats|pets)$/iu;
+const IN_GENERAL = /(?<![\p{L}])(?:usually|typically|normally|generally|in general|on average|most)(?![\p{L}])/iu;
+
+/**
+ * "what age do kids usually start hurling", "how long do dogs typically live": someone is in it only as people or
+ * animals in general (a bare plural with "usually", "typically" ...), not as anyone's.
+ */
+function aboutPeopleInGeneral(q: string): boolean {
+  if (!IN_GENERAL.test(q)) return false;
+  const found = [...q.matchAll(new RegExp(SOMEONE.source, 'giu'))].map((m) => m[0]);
+  return found.length > 0 && found.every((w) => GENERIC_PLURALS.test(w));
+}
+
 /**
  * Whether an English question asks about the world rather than about someone: a general frame, and nobody in it
  * (`texts`: the texts of the user's memories that might answer it, whose people it must not name; a function is
@@ -77,7 +92,7 @@ function owned(noun: string, text: string): boolean {
  */
 export function asksGeneral(question: string, texts: readonly string[] | (() => readonly string[])): boolean {
   const q = question.trim();
-  if (!FRAME.test(q) || SOMEONE.test(q)) return false;
+  if (!FRAME.test(q) || (SOMEONE.test(q) && !aboutPeopleInGeneral(q))) return false;
   if (YOU.test(q) && !TRANSLATING.test(q)) return false;
   // Read only for a question that could be general (most are not).
   const memories = typeof texts === 'function' ? texts() : texts;

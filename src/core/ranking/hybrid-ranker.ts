@@ -11,7 +11,7 @@ import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
 import { speakAsUser, speaksAsSelf } from './self.js';
-import { analyzeText, isStopWordIn, stemIn, termsOf } from '../text/analyze.js';
+import { analyzeText, isStopWordIn, stemIn, termsOf, words as queryWords } from '../text/analyze.js';
 import type { Language } from '../text/languages.js';
 import { isPartOf } from '../text/parts.js';
 import { informalForms } from '../text/informal.js';
@@ -177,6 +177,24 @@ export interface RankerParams {
    * (intents.ts: "How old is Emir?" over "Emir is 10", "what do I drive" over "Lukas's car is a van").
    */
   intentCovers: boolean;
+}
+
+/**
+ * The names a chat message types in lower case ("how old is rudis", "what does dawit do"): its words that a memory of
+ * the pool writes with a capital as a name ("Our dog Rudis ..."), and that are no everyday word (WordNet knows none of
+ * them: "will", "rose" and "mum" stay words), no stop word and no relative. Looked for only in the memories that hold
+ * the word, so a message without such names reads no memory's names.
+ */
+function typedNames(query: string, features: readonly Features[], factsOf: (f: Features) => AnswerFacts): string[] {
+  const capitalised = answerFactsOf(query).names;
+  const found: string[] = [];
+  for (const word of new Set(queryWords(query))) {
+    if (word.length < 3 || capitalised.has(word) || isStopWordIn(word, 'en') || relationsIn(word).size > 0) continue;
+    const stem = stemIn(word, 'en');
+    if (relatedStems(stem).length > 0 || informalForms(stem).length > 0) continue;
+    if (features.some((f) => f.reading.stems.has(stem) && factsOf(f).names.has(word))) found.push(word);
+  }
+  return found;
 }
 
 /**
@@ -573,8 +591,11 @@ export class HybridRanker implements Ranker {
     // A question about someone's relative ("When did Melanie's friend adopt a child?") is about another person, whom
     // the memory may well name ("Caroline adopted ..."): the rule stands aside.
     // English only: names decline in German and Russian ("Annas", "Анны"), and the rule cost Russian facts their hits.
-    const queryNames = p.otherPersonFactor < 1 && plan.language === 'en' && !ASKS_ABOUT_RELATIVE.test(query) ? [...answerFactsOf(query).names].filter((name) => !NOT_NAMES.has(name)) : [];
     const factsOf = (f: Features): AnswerFacts => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text));
+    const queryNames =
+      p.otherPersonFactor < 1 && plan.language === 'en' && !ASKS_ABOUT_RELATIVE.test(query)
+        ? [...answerFactsOf(query).names, ...typedNames(query, features, factsOf)].filter((name) => !NOT_NAMES.has(name))
+        : [];
     const named = queryNames.length === 0 ? [] : queryNames.filter((name) => features.some((f) => factsOf(f).names.has(name)));
     // The question's words besides the names it gives (what it asks about them).
     const nameStems = new Set(named.map((name) => stemIn(name, plan.language)));
@@ -585,7 +606,9 @@ export class HybridRanker implements Ranker {
       (asksOf.length > 0 || (named.length > 0 && intents.length > 0)) &&
       f.candidate.cosine < p.nameOnlyCosine &&
       named.some((name) => factsOf(f).names.has(name)) &&
-      (asksOf.length > 0 ? !weights.holdsAny(asksOf, f.reading.stems) : frameOf(f) === undefined);
+      // A memory that states what the question plainly asks meets more than the name, whatever its words.
+      frameOf(f) === undefined &&
+      (asksOf.length === 0 || !weights.holdsAny(asksOf, f.reading.stems));
     // Named people other than the user: a memory about the user alone answers nothing about them ("when is Noam's
     // birthday" over "User's birthday is 30 April."), unless the user speaks of themself too ("Plan a weekend away
     // for Mick and me": where the user lives is an answer).

@@ -25,7 +25,7 @@ export interface Intent {
 
 const NUMBER = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
 const AGE = new RegExp(
-  String.raw`\b(?:is|are|was|turns?|turned|turning|aged?)\s+(?:almost\s+|nearly\s+|just\s+)?${NUMBER}\b(?!\s*(?:km|kg|miles|minutes|hours|euros|dollars|pounds|times|%))|\b${NUMBER}[- ](?:years?|yrs?)[- ]old\b|\b${NUMBER}\s+(?:years?|yrs?)\s+old\b|\(\d{1,2}\)|\bborn\b[^.!?]*\b(?:19|20)\d\d\b|${BIRTH.source}`,
+  String.raw`\b(?:is|are|was|turns?|turned|turning|aged?)\s+(?:almost\s+|nearly\s+|just\s+)?${NUMBER}\b(?!\s*(?:km|kg|miles|minutes|hours|euros|dollars|pounds|times|%|(?:st|nd|rd|th)\b|(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b))|\b${NUMBER}[- ](?:years?|yrs?)[- ]old\b|\b${NUMBER}\s+(?:years?|yrs?)\s+old\b|\(\d{1,2}\)|\bborn\b[^.!?]*\b(?:19|20)\d\d\b|${BIRTH.source}`,
   'iu',
 );
 const OCCUPATIONS =
@@ -65,7 +65,7 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'home',
     asks: new RegExp(
-      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere(?:['\u2019]s|s| am| is| are) ${SUBJECT} (?:based|living|staying|stationed|posted)\b|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b|\bwhere(?:['\u2019]s| is| are) (?:my \p{L}+|\p{Lu}\p{L}+) (?:these days|nowadays|now|at the moment|living)\b|\bwhich (?:city|town|country) (?:do|does|did) ${SUBJECT} live\b`,
+      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere(?:['\u2019]s|s| am| is| are) ${SUBJECT} (?:based|living|livin['\u2019]?|staying|stayin['\u2019]?|stationed|posted)(?![\p{L}])|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b|\bwhere(?:['\u2019]s| is| are) (?:my \p{L}+|\p{Lu}\p{L}+) (?:these days|nowadays|now|at the moment|living|livin)\b|\bwhich (?:city|town|country) (?:do|does|did) ${SUBJECT} live\b`,
       'iu',
     ),
     states: /\b(?:lives?|living|lived|moved|relocated|based|settled|stationed|posted|deployed)\s+(?:in|to|from|near|at|with|outside|just outside)\b|\b(?:flat|house|apartment|home|place)\s+(?:is\s+)?(?:in|near|on)\b/iu,

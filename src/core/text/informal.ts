@@ -20,6 +20,12 @@ const INFORMAL: readonly (readonly string[])[] = [
   ['migraine', 'headache'],
   ['company', 'business', 'firm'],
   ['flight', 'flying', 'fly'],
+  // Dropped g's, as typed: "wheres rodrigo livin", "whats kayla doin for work".
+  ['living', 'livin'],
+  ['doing', 'doin'],
+  ['working', 'workin'],
+  ['going', 'goin'],
+  ['staying', 'stayin'],
   ['brother', 'bro'],
   ['sister', 'sis'],
   ['husband', 'hubby'],

@@ -186,5 +186,19 @@ describe('the ranker and the kind of answer', () => {
     expect(antoine.get('trip')?.parts?.nameOnly).toBe(0.8);
     expect(antoine.get('job')?.parts?.nameOnly).toBeUndefined();
     expect(antoine.get('job')?.score ?? 0).toBeGreaterThan(antoine.get('trip')?.score ?? 1);
+    // A memory that states what is asked meets more than the name, though the question's other words are not in it.
+    const kayla = fact('kayla', 'Kayla is a nurse at the Foothills hospital.', 0.3);
+    expect(ranked("what's Kayla doing for work these days", [kayla, other]).get('kayla')?.parts?.nameOnly).toBeUndefined();
+  });
+
+  it('reads a name typed in lower case as the name a memory writes with a capital', () => {
+    const ugne = fact('ugne', "Rasa's daughter Ugnė is 4 and goes to a crèche.", 0.33);
+    const rudis = fact('rudis', 'Our dog Rudis is a rescue greyhound.', 0.07);
+    // "rudis" is the dog's name: a memory about someone else by name answers nothing about him.
+    expect(ranked('how old is rudis', [ugne, rudis]).get('ugne')?.parts?.otherPerson).toBe(0.6);
+    expect(ranked('how old is Rudis', [ugne, rudis]).get('ugne')?.parts?.otherPerson).toBe(0.6);
+    // An everyday word stays a word, though a memory writes it with a capital ("Grace" and "grace").
+    const grace = fact('grace', 'Grace sings in a choir on Thursdays.', 0.2);
+    expect(ranked('how old is grace period', [ugne, grace]).get('ugne')?.parts?.otherPerson).toBeUndefined();
   });
 });

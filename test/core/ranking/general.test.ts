@@ -34,6 +34,16 @@ describe('asksGeneral: a question about the world, not about anyone', () => {
     }
   });
 
+  it('reads people or animals in general as the world: a bare plural with "usually" or "typically"', () => {
+    for (const q of ['what age do kids usually start hurling', 'how long do dogs typically live', 'at what age do babies normally walk']) {
+      expect(asksGeneral(q, memories), q).toBe(true);
+    }
+    // Not someone's own, nor without the word that says "in general".
+    for (const q of ['what age do my kids usually start school', 'how many kids does my sister usually have over', 'what age do kids start hurling']) {
+      expect(asksGeneral(q, memories), q).toBe(false);
+    }
+  });
+
   it('never reads a question about someone as general', () => {
     for (const q of [
       // a pronoun, a relative, a possessive, the assistant as a person

@@ -106,6 +106,10 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(intentNames(intentsOf('what kind of business does Femi have'))).toEqual(['job']);
     expect(states('what does yusra do over there', 'My sister Yusra owns a small bakery in Leeds.')).toBe(true);
     expect(intentNames(intentsOf("where's tane based now"))).toEqual(['home']);
+    expect(intentNames(intentsOf('wheres rodrigo livin these days'))).toEqual(['home']);
+    // A day of the month is no age.
+    expect(states('how old is Callum', "Callum's birthday is 30 January.")).toBe(false);
+    expect(states('how old is Callum', 'Callum is 30 and lives in Leeds.')).toBe(true);
     expect(states("where's tane based now", 'User\'s cousin Tane is in the Navy, stationed in Auckland.')).toBe(true);
     expect(intentNames(intentsOf('make and model of my car?'))).toEqual(['vehicle']);
     expect(intentNames(intentsOf('the ute is playing up, what model is it again'))).toEqual(['vehicle']);

@@ -20,6 +20,7 @@ describe('informalForms', () => {
     expect(informalForms(stemIn('abuela', 'en'))).toContain(stemIn('grandmother', 'en'));
     expect(informalForms(stemIn('shut', 'en'))).toContain(stemIn('closed', 'en'));
     expect(informalForms(stemIn('mama', 'en'))).toContain(stemIn('mum', 'en'));
+    expect(informalForms(stemIn('doin', 'en'))).toContain(stemIn('doing', 'en'));
     expect(informalForms(stemIn('headaches', 'en'))).toContain(stemIn('migraine', 'en'));
   });
 
