@@ -190,18 +190,13 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
   const add = (need: Need, about?: string): void => {
     for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, { need, ...(about !== undefined ? { about } : {}) });
   };
-  let before = '';
   for (const sentence of readSentences(message)) {
-    before += ` ${sentence.text}`;
     // "Can you look up flights for my trip?" asks the assistant to do it: a request with a question mark.
     const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && (CHOOSING.test(sentence.text) || ASKS_ASSISTANT.test(sentence.text)));
     // "Is it safe to give a greyhound raw chicken wings?" asks about the world, not about anyone's diet (general.ts).
     const allowed = sentence.kind === 'question' && ALLOWED.test(sentence.text) && !(asksGeneral(sentence.text, []) && namesIn(sentence.text).size === 0);
-    // "Femke and Jesse are coming for lunch on sunday, what shall I make?", "I want to start running again. Make me a
-    // plan.": a request that names no topic of its own is about the one the message named before it.
-    const about = choosing && !NEEDS.some((need) => need.topic.test(sentence.text)) ? before : sentence.text;
     for (const need of NEEDS) {
-      if (choosing && need.topic.test(about)) add(need);
+      if (choosing && need.topic.test(sentence.text)) add(need);
       // "Daniel baked cookies with almonds. Are they ok for him?", "I've got a headache. What can I take?": what it
       // is about may be named anywhere in the message (a food by its name too).
       else if (allowed && (need.topic.test(message) || (need.namedBy === 'evidence' && need.evidence.test(message)))) add(need, allowedFor(sentence.text, message));

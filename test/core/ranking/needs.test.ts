@@ -24,13 +24,6 @@ describe('impliedNeeds: what a request implies', () => {
     expect(impliedNeeds('Can I take Friday off?', 'en')).toEqual(['Which days am I busy?']);
   });
 
-  it('reads a request that names no topic by the topic the message named before it', () => {
-    expect(impliedNeeds('Ottilie and Bram are coming for lunch on sunday, what shall I make?', 'en')).toEqual(['What am I allergic to?', "What food and drink don't I have?", 'Which days am I busy?']);
-    expect(impliedNeeds('I want to get back into swimming. Make me a plan.', 'en')).toEqual(['Do I have any injuries or health problems?']);
-    // Only what came before: a topic after the request is another matter.
-    expect(impliedNeeds('Make me a plan. I had lunch with Bram.', 'en')).toEqual([]);
-  });
-
   it('implies nothing for how-to questions, questions of fact, statements or other topics', () => {
     for (const message of ['How long should I boil an egg for a soft yolk?', 'What is the best way to store fresh basil?', 'What did I have for dinner on Friday?', 'I had a great dinner with Marta.', '']) {
       expect(impliedNeeds(message, 'en'), message).toEqual([]);
