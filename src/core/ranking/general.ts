@@ -27,6 +27,7 @@ const FRAME = new RegExp(
     String.raw`^(?:where|why) (?:do|does|is|are) (?:the|a|an|\p{L}+s) \p{L}+`,
     String.raw`^what time is it\b`,
     String.raw`^(?:at )?(?:what|which) age (?:do|does|should|can|are|is)\b`,
+    String.raw`^(?:can|could|should|do|does) (?:\p{L}+s|children) (?:eat|have|drink|take)\b`,
     String.raw`^what does (?:the word )?\p{L}+ mean\b`,
     String.raw`^(?:what|which) year (?:did|was|is|were)\b`,
     String.raw`^who (?:wrote|invented|discovered|won|founded|painted|directed|sang|composed|built|designed)\b`,
@@ -73,11 +74,12 @@ function owned(noun: string, text: string): boolean {
 
 /** Bare plurals that name people or animals in general, and the words that say the question means them so. */
 const GENERIC_PLURALS = /^(?:kids|children|babies|toddlers|teenagers|parents|siblings|grandparents|dogs|cats|pets)$/iu;
-const IN_GENERAL = /(?<![\p{L}])(?:usually|typically|normally|generally|in general|on average|most)(?![\p{L}])/iu;
+const IN_GENERAL = /(?<![\p{L}])(?:usually|typically|normally|generally|in general|on average|most)(?![\p{L}])|^(?:can|could|should|do|does) (?:kids|children|babies|toddlers|dogs|cats|pets) (?:eat|have|drink|take)\b/iu;
 
 /**
- * "what age do kids usually start hurling", "how long do dogs typically live": someone is in it only as people or
- * animals in general (a bare plural with "usually", "typically" ...), not as anyone's.
+ * "what age do kids usually start hurling", "how long do dogs typically live", "can dogs eat grapes": someone is in it
+ * only as people or animals in general (a bare plural with "usually", "typically" ..., or as what can eat something),
+ * not as anyone's.
  */
 function aboutPeopleInGeneral(q: string): boolean {
   if (!IN_GENERAL.test(q)) return false;

@@ -5,8 +5,8 @@ import { relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
-import { frameCoveredBy, intentNames, intentsOf, type Intent } from './intents.js';
-import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativesOf, type Relation } from './relatives.js';
+import { frameCoveredBy, frameStemsOf, intentNames, intentsOf, type Intent } from './intents.js';
+import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativeOfNamed, relativesOf, type Relation } from './relatives.js';
 import { asksAboutNow, stripQuestionFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
@@ -188,11 +188,36 @@ export interface RankerParams {
 function typedNames(query: string, features: readonly Features[], factsOf: (f: Features) => AnswerFacts): string[] {
   const capitalised = answerFactsOf(query).names;
   const found: string[] = [];
-  for (const word of new Set(queryWords(query))) {
-    if (word.length < 3 || capitalised.has(word) || isStopWordIn(word, 'en') || relationsIn(word).size > 0) continue;
+  for (const word of nameLikeWords(query)) {
+    if (capitalised.has(word)) continue;
     const stem = stemIn(word, 'en');
-    if (relatedStems(stem).length > 0 || informalForms(stem).length > 0) continue;
     if (features.some((f) => f.reading.stems.has(stem) && factsOf(f).names.has(word))) found.push(word);
+  }
+  return found;
+}
+
+/** The words of an English query that could be a name: no stop word, relative or word WordNet or chat knows. */
+function nameLikeWords(query: string): string[] {
+  return [...new Set(queryWords(query))].filter((word) => {
+    if (word.length < 3 || isStopWordIn(word, 'en') || relationsIn(word).size > 0) return false;
+    const stem = stemIn(word, 'en');
+    return relatedStems(stem).length === 0 && informalForms(stem).length === 0;
+  });
+}
+
+/**
+ * The names a query gives short ("tobe" for Tobenna, "agus" for Agustín, "zuza" for Zuzanna): a name-like word of three
+ * letters or more that no memory of the pool holds, and that starts exactly one name the pool's memories write with a
+ * capital. By the word's stem, the stems of that name (a memory that says "Tobenna" holds "tobe" as a form of it).
+ */
+function shortNames(query: string, features: readonly Features[], factsOf: (f: Features) => AnswerFacts): Map<string, string> {
+  const found = new Map<string, string>();
+  const words = nameLikeWords(query).filter((word) => !features.some((f) => f.reading.stems.has(stemIn(word, 'en'))));
+  if (words.length === 0) return found;
+  const names = new Set(features.flatMap((f) => [...factsOf(f).names]));
+  for (const word of words) {
+    const full = [...names].filter((name) => name.length > word.length && name.startsWith(word));
+    if (full.length === 1) found.set(stemIn(word, 'en'), full[0] as string);
   }
   return found;
 }
@@ -530,13 +555,20 @@ export class HybridRanker implements Ranker {
       thread: threadOf(candidate.memory.metadata),
     }));
     const byId = new Map(features.map((f) => [f.candidate.memory.id, f]));
+    const factsOf = (f: Features): AnswerFacts => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text));
+    // A name typed short stands for the whole one, as a typed word for the written one (informal.ts).
+    const short = p.informalWords && plan.language === 'en' ? shortNames(query, features, factsOf) : new Map<string, string>();
+    const typedForms = (stem: string): readonly string[] => {
+      const name = short.get(stem);
+      return name === undefined ? informalForms(stem) : [...informalForms(stem), stemIn(name, 'en')];
+    };
     const weights = new TermWeights(
       plan.terms,
       features.map((f) => f.reading.stems),
       p.poolPrior,
       // WordNet relates English words; the concepts of everyday facts (text/concepts.ts) those of other languages.
       plan.language === 'en'
-        ? { stems: relatedStems, credit: p.relatedCredit, breadth: p.relatedBreadth, forms: true, ...(p.informalWords ? { informal: informalForms } : {}) }
+        ? { stems: relatedStems, credit: p.relatedCredit, breadth: p.relatedBreadth, forms: true, ...(p.informalWords ? { informal: typedForms } : {}) }
         : { stems: conceptRelated(plan.language), credit: p.conceptCredit },
       // English compounds are written apart, and its recall was tuned without parts.
       { credit: plan.language === 'en' ? 0 : p.partCredit, isPart: isPartOf },
@@ -584,22 +616,31 @@ export class HybridRanker implements Ranker {
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).
     // Not for an implied question: its words are the rule's, and what settles it is said below.
     const intents = p.intentCovers && plan.language === 'en' && answeredBy === undefined ? intentsOf(query) : [];
-    const frameOf = (f: Features): ReadonlySet<string> | undefined =>
-      intents.length === 0 ? undefined : frameCoveredBy(intents, f.candidate.memory.text, (f.reading.intents ??= new Map()));
+    // What a memory about someone's relative states ("Ingrid's father is a priest") is not Ingrid's, unless the
+    // question asks about a relative.
+    const askedNames = intents.length === 0 || ASKS_ABOUT_RELATIVE.test(query) ? undefined : answerFactsOf(query).names;
+    const frameOf = (f: Features): ReadonlySet<string> | undefined => {
+      if (intents.length === 0) return undefined;
+      const relativeOf = askedNames === undefined || askedNames.size === 0 ? undefined : relativeOfNamed(f.candidate.memory.text);
+      if (relativeOf !== undefined && askedNames?.has(relativeOf) === true) return undefined;
+      return frameCoveredBy(intents, f.candidate.memory.text, (f.reading.intents ??= new Map()));
+    };
     // The names the query gives that some memory of the pool holds (a name no memory knows says nothing here).
     // "I" is capitalised everywhere and "User" opens an agent's note: neither names someone else.
     // A question about someone's relative ("When did Melanie's friend adopt a child?") is about another person, whom
     // the memory may well name ("Caroline adopted ..."): the rule stands aside.
     // English only: names decline in German and Russian ("Annas", "Анны"), and the rule cost Russian facts their hits.
-    const factsOf = (f: Features): AnswerFacts => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text));
     const queryNames =
       p.otherPersonFactor < 1 && plan.language === 'en' && !ASKS_ABOUT_RELATIVE.test(query)
-        ? [...answerFactsOf(query).names, ...typedNames(query, features, factsOf)].filter((name) => !NOT_NAMES.has(name))
+        ? [...answerFactsOf(query).names, ...typedNames(query, features, factsOf), ...short.values()].filter((name) => !NOT_NAMES.has(name))
         : [];
     const named = queryNames.length === 0 ? [] : queryNames.filter((name) => features.some((f) => factsOf(f).names.has(name)));
     // The question's words besides the names it gives (what it asks about them).
-    const nameStems = new Set(named.map((name) => stemIn(name, plan.language)));
-    const asksOf = p.nameOnlyFactor < 1 && named.length > 0 ? plan.terms.filter((t) => !nameStems.has(t)) : [];
+    const nameStems = new Set([...named.map((name) => stemIn(name, plan.language)), ...[...short].filter(([, name]) => named.includes(name)).map(([stem]) => stem)]);
+    // Nor the words of what it plainly asks ("old" of "how old is boudin"): a memory that does not state it meets
+    // them by chance ("an old bluetick hound named Boudin").
+    const frameStems = frameStemsOf(intents);
+    const asksOf = p.nameOnlyFactor < 1 && named.length > 0 ? plan.terms.filter((t) => !nameStems.has(t) && !frameStems.has(t)) : [];
     // A question of nothing but a name and a frame ("What does Antoine do?") asks what its intent says (intents.ts):
     // a memory that names them and does not state it meets it through the name only.
     const nameOnly = (f: Features): boolean =>

@@ -29,7 +29,7 @@ const AGE = new RegExp(
   'iu',
 );
 const OCCUPATIONS =
-  'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed';
+  'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed|sergeant|constable|detective|policeman|policewoman|inspector|welder|butcher|barber|pastor|priest|vicar|imam|rabbi|minister|optician|counsellor|counselor|surveyor|contractor|labourer|laborer|miner|deckhand|sailor|fisher|trucker|lineman|operator|nanny|childminder|housekeeper|chaplain|stylist|beautician|makeup artist|sous chef|porter|security guard|bus driver|tram driver|lorry driver|engineer|ranger|warden|auditor|paralegal|bookkeeper|dispatcher|controller|leader|team leader|supervisor|foreman|forewoman|coordinator|representative|specialist|advisor|adviser|executive|associate|owner';
 const JOB = new RegExp(
   String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|(?:\b(?:runs|owns|manages)|\b(?:i|we)\s+(?:run|own|manage))\s+(?:a|an|the|his|her|their|my|our|its own|his own|her own|their own)\s+(?:[\p{L}-]+\s+){0,3}(?:business|company|firm|shop|store|restaurant|cafe|café|bakery|bar|pub|salon|practice|agency|studio|farm|garage|clinic|grocery|stall|gym|hotel|b&b|guesthouse|workshop)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS}|\p{L}{3,}(?:ist|ician))s?\b`,
   'iu',
@@ -49,14 +49,14 @@ const CONDITION = /\b(?:has|have|had|got|with)\s+(?:(?:mild|bad|severe|chronic|e
 const INTENTS: readonly Intent[] = [
   {
     name: 'age',
-    asks: /\bhow old\b|\bwhat age\b/iu,
+    asks: new RegExp(String.raw`\bhow old\b|\bwhat age\b|\bhow many (?:months|weeks|years)(?: old)? (?:is|are|will)\b|\b(?:is|was) ${SUBJECT} (?:turning |now )?\d{1,3} or \d{1,3}\b`, 'iu'),
     states: AGE,
-    covers: ['old', 'age'],
+    covers: ['old', 'age', 'months', 'weeks', 'years'],
   },
   {
     name: 'job',
     asks: new RegExp(
-      String.raw`\bfor a living\b|\bfor work\b|\bfor a crust\b|\bwhere(?:['\u2019]s| is| does| do) ${SUBJECT} work(?:ing)?\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:kind of |sort of |type of )?(?:business|company|firm|shop) (?:do|does|did) ${SUBJECT} (?:have|run|own)\b|\bwhat (?:is it|exactly) (?:that )?${SUBJECT} (?:do|does)\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|in|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow))`,
+      String.raw`\bfor a living\b|\bfor work\b|\bfor a crust\b|\bwhere(?:['\u2019]s| is| does| do) ${SUBJECT} work(?:ing)?\b|(?:my|your|his|her|their|\p{Lu}\p{L}+['\u2019]s)\s+(?:job|occupation|profession|line of work|trade)\b|\bwhat (?:kind of |sort of |line of )?work (?:do|does|did) ${SUBJECT} do\b|\bwhat (?:kind of |sort of |type of )?(?:business|company|firm|shop) (?:do|does|did) ${SUBJECT} (?:have|run|own)\b|\b(?:what|which) (?:company|firm|outfit) (?:is|are) ${SUBJECT} (?:with|at)\b|\bwho (?:does|do|did) ${SUBJECT} work for\b|\bwhereabouts (?:[\p{L}-]+ ){0,3}(?:is|are|does|do) ${SUBJECT} work(?:ing)?\b|\bwhat (?:is it|exactly) (?:that )?${SUBJECT} (?:do|does)\b|\bwhat (?:do|does|did) ${SUBJECT} do\b(?!\s+(?:on|at|with|for|every|after|before|to|when|if|about|this|that|next|last|tonight|today|tomorrow|in (?:the |his |her |their |my |our )?(?:morning|mornings|evening|evenings|afternoon|afternoons|summer|winter|spring|autumn|fall|weekends?|holidays?|free time|spare time)))`,
       'iu',
     ),
     states: JOB,
@@ -65,7 +65,7 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'home',
     asks: new RegExp(
-      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere(?:['\u2019]s|s| am| is| are) ${SUBJECT} (?:based|living|livin['\u2019]?|staying|stayin['\u2019]?|stationed|posted)(?![\p{L}])|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b|\bwhere(?:['\u2019]s| is| are) (?:my \p{L}+|\p{Lu}\p{L}+) (?:these days|nowadays|now|at the moment|living|livin)\b|\bwhich (?:city|town|country) (?:do|does|did) ${SUBJECT} live\b`,
+      String.raw`\bwhere (?:do|does|did) ${SUBJECT} (?:live|stay)\b|\bwhere(?:['\u2019]s|s| am| is| are) ${SUBJECT} (?:based|living|livin['\u2019]?|staying|stayin['\u2019]?|stationed|posted)(?![\p{L}])|\bwhere(?:['\u2019]s| is) (?:my|his|her|their|\p{Lu}\p{L}+['\u2019]s) (?:home|place|house|flat|apartment)\b|\bwhere(?:['\u2019]s| is| are) (?:my \p{L}+|\p{Lu}\p{L}+) (?:these days|nowadays|now|at the moment|living|livin)\b|\bwhich (?:city|town|country) (?:do|does|did) ${SUBJECT} live\b|\b(?:which|what) (?:city|town|country|state|part of \p{L}+) (?:is|are) ${SUBJECT} (?:in|living in|based in|at)\b`,
       'iu',
     ),
     states: /\b(?:lives?|living|lived|moved|relocated|based|settled|stationed|posted|deployed)\s+(?:in|to|from|near|at|with|outside|just outside)\b|\b(?:flat|house|apartment|home|place)\s+(?:is\s+)?(?:in|near|on)\b/iu,
@@ -92,7 +92,7 @@ const INTENTS: readonly Intent[] = [
   {
     name: 'medication',
     asks: new RegExp(
-      String.raw`\b(?:what|which)(?:['\u2019]s|\s+is|\s+are)?\s+(?:(?:my|his|her|their|the|that|those|these)\s+)?(?:\p{L}+\s+)?(?:meds|medications?|medicines?|pills?|tablets?|supplements|drugs|vitamins|prescriptions?|blood thinners?|inhalers?)\b|\b(?:meds|medications?|medicines?|pills|tablets|supplements)\s+(?:am|is|are|do|does)\s+${SUBJECT}\s+(?:on|taking|take)\b`,
+      String.raw`\b(?:name of|names of)\s+(?:[\p{L}'\u2019]+\s+){0,3}(?:meds|medications?|medicines?|pills?|tablets?|inhalers?|drops)\b|\b(?:meds|medications?|medicines?|pills?|tablets?|inhalers?)\b[^.?!]{0,30}\bcalled\b|\b(?:what|which)(?:['\u2019]s|\s+is|\s+are)?\s+(?:(?:my|his|her|their|the|that|those|these)\s+)?(?:\p{L}+\s+)?(?:meds|medications?|medicines?|pills?|tablets?|supplements|drugs|vitamins|prescriptions?|blood thinners?|inhalers?)\b|\b(?:meds|medications?|medicines?|pills|tablets|supplements)\s+(?:am|is|are|do|does)\s+${SUBJECT}\s+(?:on|taking|take)\b`,
       'iu',
     ),
     // A drug by its generic name after "take" ("takes amlodipine", "I'm on warfarin"): the endings of common ones.
@@ -180,6 +180,42 @@ const INTENTS: readonly Intent[] = [
     covers: ['done', 'finished', 'finish', 'through', 'free', 'back', 'end', 'stop', 'long', 'away', 'gone'],
   },
   {
+    // "what breed is empanada" over "a rescue cat called Empanada": met only by a memory that names a breed.
+    name: 'breed',
+    asks: /\bwhat (?:breed|kind of dog|kind of cat|sort of dog|type of dog)\b|\bwhich breed\b/iu,
+    states: /\b(?:breed|collies?|labradors?|labs?|retrievers?|terriers?|spaniels?|greyhounds?|whippets?|lurchers?|poodles?|beagles?|bulldogs?|boxers?|dachshunds?|huskies|husky|shepherds?|alsatians?|rottweilers?|pugs?|chihuahuas?|corgis?|dalmatians?|kelpies?|heelers?|staffies|staffy|staffordshire|jack russells?|schnauzers?|doodles?|cockapoos?|labradoodles?|siamese|persian|tabby|ragdolls?|maine coons?|bengals?|sphynx|burmese|british shorthair|moggy|mongrel|mutt|mixed breed|cross)\b/iu,
+    covers: ['breed', 'kind', 'sort', 'type', 'dog', 'cat'],
+  },
+  {
+    // "what time do i clock in when im on earlies", "what time is my train" over "... early shifts start at 4:50am".
+    name: 'clock',
+    asks: /\bwhat time (?:do|does|did|is|are|am|will|should)\b|\bwhen (?:do|does) (?:i|he|she|they|we|my \p{L}+|\p{L}+) (?:start|finish|clock (?:in|on|off|out)|knock off|leave|get off)\b/iu,
+    states: /\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight|o['\u2019]clock)\b/iu,
+    covers: ['time', 'start', 'finish', 'clock', 'knock', 'leave'],
+  },
+  {
+    // "who's our internet provider", "who are we with, i need to ring them" over "Our fibre is with Afrihost."
+    name: 'provider',
+    asks: /\bwho (?:are|am|is) (?:we|i|you|he|she|they|\p{L}+) with\b|\b(?:internet|broadband|wifi|wi-fi|fibre|fiber|phone|mobile|energy|electricity|gas|power|insurance|bank|water) (?:provider|company|supplier|contract|plan)\b|\bwho(?:['\u2019]s| is) (?:our|my|his|her|their|the) (?:internet|broadband|wifi|fibre|phone|mobile|energy|electricity|gas|power|insurance|bank)\b/iu,
+    states: /\b(?:is|are|am|we['\u2019]re|i['\u2019]m)\s+with\s+\p{Lu}|\b(?:internet|broadband|wifi|wi-fi|fibre|fiber|phone|mobile|energy|electricity|gas|power|insurance)\b[^.]{0,25}\b(?:with|from|through)\b/u,
+    covers: ['provider', 'company', 'supplier', 'internet', 'broadband', 'wifi', 'fibre', 'with'],
+  },
+  {
+    // "which uni is tobe in", "which school is luthando at": met only by a memory that names the place ("at UNILAG",
+    // "at Morningside Primary"), not by one that says someone studies ("is a veterinary student").
+    name: 'school',
+    asks: new RegExp(String.raw`\bwhich (?:uni|university|college|school|kindergarten|nursery|creche) (?:is|are|does|do|did) ${SUBJECT}\b`, 'iu'),
+    states: /\bat\s+(?:the\s+)?\p{Lu}\p{L}+|\b(?:[Uu]niversity|[Cc]ollege|[Ss]chool|[Pp]rimary|[Aa]cademy|[Kk]indergarten|[Cc]r[eè]che|[Nn]ursery)\b/u,
+    covers: ['uni', 'university', 'college', 'school', 'kindergarten', 'nursery', 'creche', 'attend', 'go'],
+  },
+  {
+    // "what's my rota on the boat" over "I work seven days on and seven off".
+    name: 'rota',
+    asks: /\b(?:rota|roster|shift pattern|shifts|swing|hitch)\b/iu,
+    states: /\b(?:\p{L}+|\d+) (?:days?|weeks?|nights?) on\b|\b(?:on|in) (?:and|,) (?:\p{L}+ )?off\b|\bshifts?\b|\b(?:earlies|lates|nights|days) (?:and|or) (?:earlies|lates|nights|days)\b|\bfifo\b/iu,
+    covers: ['rota', 'roster', 'shift', 'shifts', 'pattern', 'work', 'swing', 'hitch'],
+  },
+  {
     name: 'commute',
     asks: /\bcommut(?:e|es|ing)\b|\b(?:get|go|travel) to (?:work|the office|school)\b/iu,
     states: /\b(?:to work|to the office|commutes?|commuting|cycles|bikes|rides?|drives|takes the (?:train|bus|tram|metro|subway|ferry))\b/iu,
@@ -200,7 +236,18 @@ function coveredStems(intent: Intent): ReadonlySet<string> {
 
 /** What an English question asks for, plainly (empty for most questions). */
 export function intentsOf(query: string): readonly Intent[] {
-  return INTENTS.filter((intent) => intent.asks.test(query));
+  const asked = asWritten(query);
+  return INTENTS.filter((intent) => intent.asks.test(asked));
+}
+
+/** Question words as chat types them, written out ("wat day is ...", "wen does ..."), for the patterns above. */
+function asWritten(query: string): string {
+  return query.replace(/(?<![\p{L}'\u2019])(?:wat|wut|wht)(?![\p{L}])/giu, 'what').replace(/(?<![\p{L}'\u2019])wen(?![\p{L}])/giu, 'when').replace(/(?<![\p{L}'\u2019])wher(?![\p{L}])/giu, 'where');
+}
+
+/** The stems of the frame words of the intents a query asks (what a memory that states none of them does not meet). */
+export function frameStemsOf(intents: readonly Intent[]): ReadonlySet<string> {
+  return new Set(intents.flatMap((intent) => [...coveredStems(intent)]));
 }
 
 /**

@@ -33,7 +33,7 @@ interface Need {
 }
 
 /** A weight goal shapes training as a condition limits it ("User is trying to lose 15 kg before his 40th."). */
-const WEIGHT_GOAL = String.raw`lose (?:\d+ ?(?:kg|kilos|pounds|lbs)|weight)|losing weight|weight loss|overweight`;
+const WEIGHT_GOAL = String.raw`lose (?:\d+ ?(?:kg|kilos|pounds|lbs)|(?:the |some |my )?(?:baby |extra )?weight)|losing (?:the |some |my )?(?:baby )?weight|weight loss|overweight`;
 
 /** What the body may limit: a training plan or an outing is about it when a memory names one of these. */
 const BODY =
@@ -54,7 +54,7 @@ const LIKES =
 const NEEDS: readonly Need[] = [
   {
     topic:
-      /(?<![\p{L}])(?:eat|eating|food|foods|dinner|dinners|lunch|lunches|breakfast|brunch|supper|meal|meals|cook|cooking|recipe|recipes|menu|snack|snacks|restaurant|restaurants|bakery|café|cafe|coffee|pub|bar|drink|drinks|dessert|desserts|cake|picnic|barbecue|bbq|takeaway|iftar|essen|abendessen|mittagessen|frühstück|kochen|rezept|restaurant|kuchen|trinken|gericht|gerichte|café|cafetería|cafeteria|comer|cenar|cena|almorzar|almuerzo|desayuno|desayunar|cocinar|receta|restaurante|bebida|postre|tarta)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:eat|eating|food|foods|dinner|dinners|lunch|lunches|breakfast|brunch|supper|meal|meals|(?:my|our|for|the kids['\u2019]?) tea|order|takeout|cook|cooking|recipe|recipes|menu|snack|snacks|restaurant|restaurants|bakery|café|cafe|coffee|pub|bar|drink|drinks|dessert|desserts|cake|picnic|barbecue|bbq|takeaway|iftar|essen|abendessen|mittagessen|frühstück|kochen|rezept|restaurant|kuchen|trinken|gericht|gerichte|café|cafetería|cafeteria|comer|cenar|cena|almorzar|almuerzo|desayuno|desayunar|cocinar|receta|restaurante|bebida|postre|tarta)(?![\p{L}])/iu,
     asks: {
       en: ['What am I allergic to?', "What food and drink don't I have?"],
       de: ['Bin ich allergisch?', 'Was esse und trinke ich nicht?'],
@@ -103,7 +103,7 @@ const NEEDS: readonly Need[] = [
   {
     // A trip depends on how the user travels and where the people they visit live.
     topic:
-      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|\p{L}*ausflug|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|pack|packing|head (?:south|north|off|away|abroad)|heading (?:south|north|off|away|abroad)|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|\p{L}*ausflug|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
     asks: {
       en: ['How do I travel, and where do my family live?'],
       de: ['Wie reise ich, und wo wohnt meine Familie?'],
@@ -144,7 +144,7 @@ const NEEDS: readonly Need[] = [
 ];
 
 /** A request to the assistant, or a question about what the user should choose ("what should I ...", "where should we ..."). */
-const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dónde|donde|cuál|cual)(?![\p{L}]).*(?<![\p{L}])(?:should|shall|can|could|sollte?n?|soll|können|kann|debería|debo|deberíamos|puedo|podemos)(?![\p{L}])/iu;
+const CHOOSING = /^[¿¡]?(?:what|where|which|wo|was|welche[snrm]?|qué|que|dónde|donde|cuál|cual)(?![\p{L}]).*(?<![\p{L}])(?:should|shall|can|could|need to|have to|ought to|sollte?n?|soll|können|kann|muss|debería|debo|deberíamos|puedo|podemos|tengo que)(?![\p{L}])/iu;
 
 /** A request phrased as a question to the assistant. */
 const ASKS_ASSISTANT = /^(?:(?:hey|hi|ok|okay|so)[\s,]+)?(?:can|could|would|will) you(?![\p{L}])/iu;

@@ -142,3 +142,12 @@ export function aboutUserAlone(text: string, relations: ReadonlySet<Relation>): 
   // "She supports Celtic." stored one by one is about the one the memories are about: the user, in the third person.
   return /^(?:(?:the )?user(?:['\u2019]s)?|my|i|i['\u2019](?:m|ve|d|ll)|she|he|she['\u2019]s|he['\u2019]s)(?![\p{L}])/iu.test(text.trim());
 }
+
+/** A text about someone's relative, by the name it gives them first: "Ingrid's father is a Lutheran priest." */
+const RELATIVE_OF_NAMED = new RegExp(String.raw`^(?:the\s+)?(\p{L}+)['\u2019]s?\s+(?:(?:little|younger|older|big|eldest|youngest|baby|twin|late)\s+)?(?:${RELATION_WORDS})s?(?![\p{L}-])`, 'iu');
+
+/** The name (lower case) whose relative a text opens with ("ingrid" for "Ingrid's father is ..."), or undefined. */
+export function relativeOfNamed(text: string): string | undefined {
+  const name = RELATIVE_OF_NAMED.exec(text.trim())?.[1];
+  return name === undefined || /^(?:user|my|our|his|her|their)$/iu.test(name) ? undefined : name.toLowerCase();
+}

@@ -38,7 +38,7 @@ const SMALL_TALK_WORDS = new Set(
     'olá ola obrigado obrigada tchau ' +
     'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
-    'a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai'
+    'a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna'
   ).split(' '),
 );
 
@@ -46,10 +46,10 @@ const SMALL_TALK_WORDS = new Set(
  * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
  * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
  */
-const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy fam love baby babe hun god bless as u po opo'.split(' '));
+const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy fam love baby babe hun hen pet god bless as u po opo real so'.split(' '));
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
 const QUESTION_TAIL = /\b(?:(?:what|when|where|who|which|how)|(?:what|which)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
@@ -67,7 +67,11 @@ const INDIRECT_QUESTION = /\b(?:lost track of|forget|forgot|can't remember|cant 
  * up", "..., is it feb or march". Not "which", "where", "who", "who's" or "when" alone, which open a relative clause there
  * ("lives in Porto, where she teaches", "Kauri, who's 9").
  */
-const ASKS_AFTER_COMMA = /,\s*(?:so\s+|and\s+|but\s+)?(?:what|how|what's|whats|when's|whens|where's|wheres|(?:is|are|was|were|do|does|did|has|have|can|will)\s+(?:it|he|she|they|that|there|i|you|we)\b)\b[^,]*$/iu;
+const ASKS_AFTER_COMMA = /(?:,|\s[-\u2013\u2014])\s*(?:so\s+|and\s+|but\s+)?(?:what|how|what's|whats|when's|whens|where's|wheres|(?:when\s+)?(?:is|are|was|were|do|does|did|has|have|can|will)\s+(?:it|he|she|they|that|there|i|you|we)\b)\b[^,]*$/iu;
+
+/** A question word in place of the answer: "ezinne does what for work", "the party is when". */
+// Not a clause that follows it ("She is who she is.", "That was what I wanted.").
+const ASKED_IN_PLACE = /\b(?:does|do|did|is|are|was|were)\s+(?:what|which|where|when|who)\b(?!\s+(?:i|you|he|she|we|they|it|i['\u2019]m|you['\u2019]re|we['\u2019]re|they['\u2019]re)\b)/iu;
 
 /** Passing moods and events: "So tired today.", "Work was insane today.", "Chiara just called, so excited!" */
 const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately)\b/iu;
@@ -139,7 +143,7 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (/[?？¿]/u.test(sentence)) return 'question';
   if (REQUEST.test(text)) return 'request';
   if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
-  if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text)) return 'question';
+  if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text) || ASKED_IN_PLACE.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
   if (!readAsEnglish(text, tokens)) {
     // Chinese and Japanese ask with a particle as often as with a mark, and write a whole sentence as one "word".
@@ -170,7 +174,7 @@ export function readSentences(message: string): MessageSentence[] {
     // "I'm vegetarian, so what should I cook?": the clause before a trailing question is read on its own.
     // Typed without its mark too ("you know the heart pills, what are they called again").
     const asks = /[?？]\s*$/u.test(text) || ASKS_AFTER_COMMA.test(text);
-    const clauses = asks ? text.split(/(?<=[,;:])\s+(?=(?:so\s+|and\s+|but\s+)?(?:what|where|when|who|why|how|which|can|could|should|would|is|are|do|does|any)\b)/iu) : [text];
+    const clauses = asks ? text.split(/(?:(?<=[,;:])\s+|\s+[-\u2013\u2014]\s+)(?=(?:so\s+|and\s+|but\s+)?(?:what|where|when|who|why|how|which|can|could|should|would|is|are|do|does|any)\b)/iu) : [text];
     for (const [i, clause] of clauses.entries()) {
       const trimmed = clause.trim();
       if (trimmed.length === 0) continue;

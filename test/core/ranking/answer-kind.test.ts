@@ -198,6 +198,21 @@ describe('the ranker and the kind of answer', () => {
     expect(ranked('how old is rudis', [ugne, rudis]).get('ugne')?.parts?.otherPerson).toBe(0.6);
     expect(ranked('how old is Rudis', [ugne, rudis]).get('ugne')?.parts?.otherPerson).toBe(0.6);
     // An everyday word stays a word, though a memory writes it with a capital ("Grace" and "grace").
+    // A name typed short: "tobe" is Tobenna when no memory holds "tobe" and one name starts with it.
+    const tobenna = fact('tobenna', "Kelechi's brother Tobenna studies engineering in Lagos.", 0.2);
+    const short = ranked('which uni is tobe in', [tobenna, ugne]);
+    expect(short.get('tobenna')?.parts?.words).toBeGreaterThanOrEqual(0.5);
+    expect(short.get('ugne')?.parts?.otherPerson).toBe(0.6);
+    // The words of what is plainly asked are no words a memory meets the question by ("an old hound").
+    const boudin = fact('boudin', "We've got an old bluetick hound named Boudin.", 0.3);
+    expect(ranked('how old is boudin', [boudin, ugne]).get('boudin')?.parts?.nameOnly).toBe(0.8);
+    // What a memory about someone's relative states is not theirs: "Zanele's mother is a retired nurse" is no job of Zanele's.
+    const mother = fact('mother', "Zanele's mother is a retired nurse in Durban.", 0.45);
+    const zanele = fact('zanele', 'Zanele runs a catering business in Soweto.', 0.3);
+    const job = ranked("What is Zanele's job?", [mother, zanele]);
+    expect(job.get('mother')?.parts?.intent).toBeUndefined();
+    expect(job.get('zanele')?.parts?.intent).toBe('job');
+    expect(ranked("What is Zanele's mother's job?", [mother, zanele]).get('mother')?.parts?.intent).toBe('job');
     const grace = fact('grace', 'Grace sings in a choir on Thursdays.', 0.2);
     expect(ranked('how old is grace period', [ugne, grace]).get('ugne')?.parts?.otherPerson).toBeUndefined();
   });

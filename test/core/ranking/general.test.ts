@@ -35,11 +35,11 @@ describe('asksGeneral: a question about the world, not about anyone', () => {
   });
 
   it('reads people or animals in general as the world: a bare plural with "usually" or "typically"', () => {
-    for (const q of ['what age do kids usually start hurling', 'how long do dogs typically live', 'at what age do babies normally walk']) {
+    for (const q of ['what age do kids usually start hurling', 'how long do dogs typically live', 'at what age do babies normally walk', 'can dogs eat grapes', 'can babies have honey']) {
       expect(asksGeneral(q, memories), q).toBe(true);
     }
     // Not someone's own, nor without the word that says "in general".
-    for (const q of ['what age do my kids usually start school', 'how many kids does my sister usually have over', 'what age do kids start hurling']) {
+    for (const q of ['what age do my kids usually start school', 'how many kids does my sister usually have over', 'what age do kids start hurling', 'can my dogs eat grapes']) {
       expect(asksGeneral(q, memories), q).toBe(false);
     }
   });

@@ -136,6 +136,38 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(states('what does Linus do', 'Linus grew up in Bergen, where his parents still run a bakery.')).toBe(false);
   });
 
+  it('reads a provider, a rota, a breed and a clock time, and the question words chat types short', () => {
+    expect(intentNames(intentsOf("who's our internet provider"))).toEqual(['provider']);
+    expect(states('who are we with for the broadband', 'Our fibre is with Vodafone.')).toBe(true);
+    expect(states('who are we with for the broadband', 'We live with my mother.')).toBe(false);
+    expect(intentNames(intentsOf("what's my rota on the rig"))).toEqual(['rota']);
+    expect(states("what's my rota on the rig", 'I work two weeks on and two weeks off.')).toBe(true);
+    expect(intentNames(intentsOf('what breed is biscuit'))).toEqual(['breed']);
+    expect(states('what breed is biscuit', 'Our dog Biscuit is a border collie.')).toBe(true);
+    expect(states('what breed is biscuit', 'Our dog Biscuit is 4.')).toBe(false);
+    expect(intentNames(intentsOf('what time do i start on earlies'))).toEqual(['clock']);
+    expect(states('what time do i start on earlies', 'Early shifts start at 5:30am.')).toBe(true);
+    // A day of the month is no clock time.
+    expect(states('what time do i start', 'The course runs from 3 to 14 February.')).toBe(false);
+    expect(intentNames(intentsOf('wat age is tomi'))).toEqual(['age']);
+    expect(intentNames(intentsOf('is ada 9 or 10 now'))).toEqual(['age']);
+    expect(intentNames(intentsOf('how many months is the baby now'))).toEqual(['age']);
+  });
+
+  it('reads a job in a place, a company someone is with, a school someone is at, a city someone is in', () => {
+    expect(intentNames(intentsOf('what does sipho do in joburg again'))).toEqual(['job']);
+    expect(intentNames(intentsOf('what does Sam do in the mornings'))).toEqual([]);
+    expect(intentNames(intentsOf('what company is he with again?'))).toEqual(['job']);
+    expect(states('where does thandi work', 'My daughter Thandi is a police sergeant in Durban.')).toBe(true);
+    expect(intentNames(intentsOf('which school is lulu at'))).toEqual(['school']);
+    expect(states('which school is lulu at', 'Lulu is 7 and in grade 2 at Oakdale Primary.')).toBe(true);
+    // Saying someone studies names no school, nor does a month.
+    expect(states('which uni does ana attend', 'Ana is a veterinary student.')).toBe(false);
+    expect(states('which uni does ana attend', 'Ana went to Lisbon in January.')).toBe(false);
+    expect(intentNames(intentsOf('which city is ama in now'))).toEqual(['home']);
+    expect(intentNames(intentsOf("whats the name of dad's heart pills"))).toEqual(['medication']);
+  });
+
   it('names every intent in explain.intent\'s description (the schema cannot import the rules: the console bundles it)', () => {
     const described = scorePartsSchema.shape.intent.description ?? '';
     for (const name of INTENT_NAMES) expect(described, name).toMatch(new RegExp(`[(, ]${name}[,;]`));

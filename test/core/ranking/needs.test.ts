@@ -24,6 +24,13 @@ describe('impliedNeeds: what a request implies', () => {
     expect(impliedNeeds('Can I take Friday off?', 'en')).toEqual(['Which days am I busy?']);
   });
 
+  it('reads packing as a trip, a meal called tea or an order as food, and what one needs to sort as a request', () => {
+    expect(impliedNeeds('help me pack for lisbon', 'en')).toEqual(['How do I travel, and where do my family live?']);
+    expect(impliedNeeds('what should I make for my tea tonight', 'en')).toEqual(['What am I allergic to?', "What food and drink don't I have?"]);
+    expect(impliedNeeds('what do I need to sort out before we head south for the winter', 'en')).toEqual(['How do I travel, and where do my family live?']);
+    expect(impliedNeeds('can you find me a workout i can do at home', 'en')).toEqual(['Do I have any injuries or health problems?']);
+  });
+
   it('implies nothing for how-to questions, questions of fact, statements or other topics', () => {
     for (const message of ['How long should I boil an egg for a soft yolk?', 'What is the best way to store fresh basil?', 'What did I have for dinner on Friday?', 'I had a great dinner with Marta.', '']) {
       expect(impliedNeeds(message, 'en'), message).toEqual([]);

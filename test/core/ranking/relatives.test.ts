@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { aboutOtherRelative, askedRelations, relationsIn, relativesOf } from '../../../src/core/ranking/relatives.js';
+import { aboutOtherRelative, askedRelations, relationsIn, relativeOfNamed, relativesOf } from '../../../src/core/ranking/relatives.js';
 
 describe('relationsIn: the relatives a text names', () => {
   it('reads each relation by the words people type for it', () => {
     expect([...relationsIn('My daughter Itzel is 7.')]).toEqual(['daughter']);
     expect([...relationsIn("My mum and my sis live in Cork; Dad's in Leeds.")]).toEqual(['mother', 'sister', 'father']);
     expect([...relationsIn("User's brothers both play rugby.")]).toEqual(['brother']);
+  });
+
+  it('reads whose relative a memory opens with', () => {
+    expect(relativeOfNamed("Ingrid's father is a Lutheran priest.")).toBe('ingrid');
+    expect(relativeOfNamed("Fiona's son Callum is an apprentice.")).toBe('fiona');
+    expect(relativeOfNamed("User's mother Huda runs a bakery.")).toBeUndefined();
+    expect(relativeOfNamed('My son Antoine works in video games.')).toBeUndefined();
+    expect(relativeOfNamed("Ingrid's café opens at 8.")).toBeUndefined();
   });
 
   it('reads the words for a parent, a grandparent or a fiancé that English chat borrows', () => {
