@@ -212,7 +212,10 @@ function nameLikeWords(query: string): string[] {
  */
 function shortNames(query: string, features: readonly Features[], factsOf: (f: Features) => AnswerFacts): Map<string, string> {
   const found = new Map<string, string>();
-  const words = nameLikeWords(query).filter((word) => !features.some((f) => f.reading.stems.has(stemIn(word, 'en'))));
+  const words = nameLikeWords(query).filter((word) => {
+    const stem = stemIn(word, 'en');
+    return !features.some((f) => f.reading.stems.has(stem));
+  });
   if (words.length === 0) return found;
   const names = new Set(features.flatMap((f) => [...factsOf(f).names]));
   for (const word of words) {
