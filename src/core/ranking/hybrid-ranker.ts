@@ -185,10 +185,10 @@ export interface RankerParams {
  * them: "will", "rose" and "mum" stay words), no stop word and no relative. Looked for only in the memories that hold
  * the word, so a message without such names reads no memory's names.
  */
-function typedNames(query: string, features: readonly Features[], factsOf: (f: Features) => AnswerFacts): string[] {
+function typedNames(query: string, nameLike: readonly string[], features: readonly Features[], factsOf: (f: Features) => AnswerFacts): string[] {
   const capitalised = answerFactsOf(query).names;
   const found: string[] = [];
-  for (const word of nameLikeWords(query)) {
+  for (const word of nameLike) {
     if (capitalised.has(word)) continue;
     const stem = stemIn(word, 'en');
     if (features.some((f) => f.reading.stems.has(stem) && factsOf(f).names.has(word))) found.push(word);
@@ -210,9 +210,9 @@ function nameLikeWords(query: string): string[] {
  * letters or more that no memory of the pool holds, and that starts exactly one name the pool's memories write with a
  * capital. By the word's stem, the stems of that name (a memory that says "Tobenna" holds "tobe" as a form of it).
  */
-function shortNames(query: string, features: readonly Features[], factsOf: (f: Features) => AnswerFacts): Map<string, string> {
+function shortNames(nameLike: readonly string[], features: readonly Features[], factsOf: (f: Features) => AnswerFacts): Map<string, string> {
   const found = new Map<string, string>();
-  const words = nameLikeWords(query).filter((word) => {
+  const words = nameLike.filter((word) => {
     const stem = stemIn(word, 'en');
     return !features.some((f) => f.reading.stems.has(stem));
   });
@@ -560,7 +560,8 @@ export class HybridRanker implements Ranker {
     const byId = new Map(features.map((f) => [f.candidate.memory.id, f]));
     const factsOf = (f: Features): AnswerFacts => (f.reading.answers ??= answerFactsOf(f.candidate.memory.text));
     // A name typed short stands for the whole one, as a typed word for the written one (informal.ts).
-    const short = p.informalWords && plan.language === 'en' ? shortNames(query, features, factsOf) : new Map<string, string>();
+    const nameLike = plan.language === 'en' ? nameLikeWords(query) : [];
+    const short = p.informalWords ? shortNames(nameLike, features, factsOf) : new Map<string, string>();
     const typedForms = (stem: string): readonly string[] => {
       const name = short.get(stem);
       return name === undefined ? informalForms(stem) : [...informalForms(stem), stemIn(name, 'en')];
@@ -635,7 +636,7 @@ export class HybridRanker implements Ranker {
     // English only: names decline in German and Russian ("Annas", "Анны"), and the rule cost Russian facts their hits.
     const queryNames =
       p.otherPersonFactor < 1 && plan.language === 'en' && !ASKS_ABOUT_RELATIVE.test(query)
-        ? [...answerFactsOf(query).names, ...typedNames(query, features, factsOf), ...short.values()].filter((name) => !NOT_NAMES.has(name))
+        ? [...answerFactsOf(query).names, ...typedNames(query, nameLike, features, factsOf), ...short.values()].filter((name) => !NOT_NAMES.has(name))
         : [];
     const named = queryNames.length === 0 ? [] : queryNames.filter((name) => features.some((f) => factsOf(f).names.has(name)));
     // The question's words besides the names it gives (what it asks about them).

@@ -29,7 +29,7 @@ const AGE = new RegExp(
   'iu',
 );
 const OCCUPATIONS =
-  'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed|sergeant|constable|detective|policeman|policewoman|inspector|welder|butcher|barber|pastor|priest|vicar|imam|rabbi|minister|optician|counsellor|counselor|surveyor|contractor|labourer|laborer|miner|deckhand|sailor|fisher|trucker|lineman|operator|nanny|childminder|housekeeper|chaplain|stylist|beautician|makeup artist|sous chef|porter|security guard|bus driver|tram driver|lorry driver|engineer|ranger|warden|auditor|paralegal|bookkeeper|dispatcher|controller|leader|team leader|supervisor|foreman|forewoman|coordinator|representative|specialist|advisor|adviser|executive|associate|owner';
+  'teacher|nurse|doctor|gp|chef|cook|engineer|developer|programmer|designer|lawyer|solicitor|dentist|vet|veterinarian|midwife|architect|student|pharmacist|accountant|manager|scientist|researcher|writer|journalist|photographer|artist|musician|electrician|plumber|carpenter|mechanic|driver|pilot|firefighter|officer|guard|cleaner|baker|barista|waiter|waitress|librarian|professor|lecturer|consultant|analyst|tester|translator|paramedic|surgeon|therapist|physiotherapist|psychologist|worker|farmer|fisherman|tailor|hairdresser|builder|clerk|cashier|receptionist|secretary|banker|entrepreneur|founder|freelancer|tutor|coach|trainer|dancer|actor|actress|singer|soldier|carer|caregiver|postman|courier|technician|agent|broker|economist|chemist|biologist|physicist|historian|curator|editor|producer|director|attendant|assistant|administrator|volunteer|intern|apprentice|retired|retiree|unemployed|sergeant|constable|detective|policeman|policewoman|inspector|welder|butcher|barber|pastor|priest|vicar|imam|rabbi|minister|optician|counsellor|counselor|surveyor|contractor|labourer|laborer|miner|deckhand|sailor|fisher|trucker|lineman|operator|nanny|childminder|housekeeper|chaplain|stylist|beautician|porter|ranger|warden|auditor|paralegal|bookkeeper|dispatcher|controller|leader|supervisor|foreman|forewoman|coordinator|representative|specialist|advisor|adviser|executive|associate|owner';
 const JOB = new RegExp(
   String.raw`\b(?:works?|worked|working)\s+(?:(?:nights|days|weekends|shifts|part-time|full-time|freelance)\s+)?(?:as|at|for|in)\b|\b(?:job|employed|profession|career|occupation)\b|(?:\b(?:runs|owns|manages)|\b(?:i|we)\s+(?:run|own|manage))\s+(?:a|an|the|his|her|their|my|our|its own|his own|her own|their own)\s+(?:[\p{L}-]+\s+){0,3}(?:business|company|firm|shop|store|restaurant|cafe|café|bakery|bar|pub|salon|practice|agency|studio|farm|garage|clinic|grocery|stall|gym|hotel|b&b|guesthouse|workshop)\b|\b(?:is|am|was|i['\u2019]m|he['\u2019]s|she['\u2019]s)\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}(?:${OCCUPATIONS}|\p{L}{3,}(?:ist|ician))s?\b`,
   'iu',
@@ -37,14 +37,17 @@ const JOB = new RegExp(
 /** Who a question asks about: a pronoun, a name, a relative ("my sister", "Ana's husband"). */
 const SUBJECT = String.raw`(?:(?:my|your|his|her|their|our|\p{Lu}\p{L}+['\u2019]s)\s+\p{L}+|i|you|he|she|they|we|\p{Lu}\p{L}+)`;
 
-/** What someone avoids, eating or otherwise. */
-const AVOIDS = /\b(?:allergic|allergy|allergies|intolerant|intolerance|can['\u2019]?t (?:eat|have|drink|take|stand)|cannot (?:eat|have|drink|take)|avoids?|avoiding|doesn['\u2019]?t (?:eat|drink)|don['\u2019]?t (?:eat|drink))\b/iu;
+/** What someone cannot eat, drink or take: an allergy, an intolerance, a plain "can't". */
+const CANNOT_HAVE = String.raw`allergic|allergy|allergies|intolerant|intolerance|can['\u2019]?t (?:eat|have|drink|take)|cannot (?:eat|have|drink|take)|doesn['\u2019]?t (?:eat|drink)|don['\u2019]?t (?:eat|drink)`;
 
-/** What someone may not eat or take: an allergy, an intolerance, a diet. */
-const RESTRICTED = /\b(?:allergic|allergy|allergies|intolerant|intolerance|coeliac|celiac|can['\u2019]?t (?:eat|have|drink|take)|cannot (?:eat|have|drink|take)|doesn['\u2019]?t (?:eat|drink)|don['\u2019]?t (?:eat|drink)|vegan|vegetarian|halal|kosher|(?:low|no)[- ](?:salt|sugar|fat|carb)|diet)\b/iu;
+/** What someone avoids, eating or otherwise. */
+const AVOIDS = new RegExp(String.raw`\b(?:${CANNOT_HAVE}|can['\u2019]?t stand|avoids?|avoiding)\b`, 'iu');
+
+/** What someone may not eat or take: an allergy, an intolerance, a diet (not whatever they avoid: "winter trips"). */
+const RESTRICTED = new RegExp(String.raw`\b(?:${CANNOT_HAVE}|coeliac|celiac|vegan|vegetarian|halal|kosher|(?:low|no)[- ](?:salt|sugar|fat|carb)|diet)\b`, 'iu');
 
 /** A condition by its name: an acronym ("RSI", "COPD") or a medical ending, or a common one. Case matters for the acronym. */
-const CONDITION = /\b(?:has|have|had|got|with)\s+(?:(?:mild|bad|severe|chronic|early|type [12])\s+)?(?:[A-Z]{2,5}\b|[A-Za-z]*(?:itis|osis|emia|aemia|algia|pathy|ism)\b)|\b(?:[Dd]iagnosed|[Dd]iabetes|[Aa]sthma|[Ee]pilepsy|[Ee]czema|[Pp]soriasis|[Dd]ementia|[Aa]lzheimer['\u2019]?s|[Pp]arkinson['\u2019]?s|[Mm]igraines?|[Ss]yndrome|[Dd]isorder|[Dd]isease|[Cc]ondition|[Aa]naemia|[Aa]nemia|[Gg]out|[Ll]upus|[Ss]ciatica|[Tt]innitus|[Aa]ngina)\b/u;
+const NAMED_CONDITION = /\b(?:has|have|had|got|with)\s+(?:(?:mild|bad|severe|chronic|early|type [12])\s+)?(?:[A-Z]{2,5}\b|[A-Za-z]*(?:itis|osis|emia|aemia|algia|pathy|ism)\b)|\b(?:[Dd]iagnosed|[Dd]iabetes|[Aa]sthma|[Ee]pilepsy|[Ee]czema|[Pp]soriasis|[Dd]ementia|[Aa]lzheimer['\u2019]?s|[Pp]arkinson['\u2019]?s|[Mm]igraines?|[Ss]yndrome|[Dd]isorder|[Dd]isease|[Cc]ondition|[Aa]naemia|[Aa]nemia|[Gg]out|[Ll]upus|[Ss]ciatica|[Tt]innitus|[Aa]ngina)\b/u;
 
 const INTENTS: readonly Intent[] = [
   {
@@ -169,7 +172,7 @@ const INTENTS: readonly Intent[] = [
     // "what's that condition called again, the one i have?" over "Wouter has RSI in his right wrist from drawing."
     name: 'condition',
     asks: /\b(?:condition|diagnosis|illness|disease|syndrome|disorder)\b|\bwhat(?:['\u2019]s| is) wrong with\b/iu,
-    states: CONDITION,
+    states: NAMED_CONDITION,
     covers: ['condition', 'diagnosis', 'illness', 'disease', 'syndrome', 'disorder', 'wrong', 'called', 'name'],
   },
   {

@@ -1,3 +1,4 @@
+import { BORROWED_KIN } from '../text/informal.js';
 /**
  * Which of the user's relatives a question asks about, and whether a memory is about another one: "How old is my
  * mom?" is not answered by "My daughter Itzel is 7.", nor "What's Kofi's wife called?" by "My brother Kofi runs a
@@ -11,9 +12,9 @@
 
 /** Each relation and the words for it, as typed (lower case). */
 const RELATIONS = {
-  // With the words for them in the other languages people mix into English chat ("amma", "nonna", "tutu").
-  mother: ['mother', 'mum', 'mom', 'mam', 'mama', 'mommy', 'mummy', 'ma', 'mamma', 'amma', 'ammi'],
-  father: ['father', 'dad', 'daddy', 'papa', 'pa', 'appa', 'abbu'],
+  // With the words for them that English chat borrows ("amma", "nonna", "tutu": text/informal.ts).
+  mother: ['mother', 'mum', 'mom', 'mam', 'mama', 'mommy', 'mummy', 'ma', ...BORROWED_KIN.mother],
+  father: ['father', 'dad', 'daddy', 'papa', 'pa', ...BORROWED_KIN.father],
   sister: ['sister', 'sis'],
   brother: ['brother', 'bro'],
   son: ['son'],
@@ -24,8 +25,8 @@ const RELATIONS = {
   girlfriend: ['girlfriend', 'gf'],
   fiance: ['fiancé', 'fiance'],
   fiancee: ['fiancée', 'fiancee'],
-  grandmother: ['grandmother', 'grandma', 'gran', 'granny', 'nan', 'nana', 'nanna', 'tutu', 'abuela', 'abuelita', 'oma', 'nonna', 'ouma', 'bubbe', 'yaya', 'gogo'],
-  grandfather: ['grandfather', 'grandpa', 'grandad', 'granddad', 'gramps', 'abuelo', 'abuelito', 'opa', 'nonno', 'oupa', 'zayde', 'papou'],
+  grandmother: ['grandmother', 'grandma', 'gran', 'granny', 'nan', 'nana', 'nanna', ...BORROWED_KIN.grandmother],
+  grandfather: ['grandfather', 'grandpa', 'grandad', 'granddad', 'gramps', ...BORROWED_KIN.grandfather],
   aunt: ['aunt', 'auntie', 'aunty'],
   uncle: ['uncle'],
   cousin: ['cousin'],
@@ -149,5 +150,6 @@ const RELATIVE_OF_NAMED = new RegExp(String.raw`^(?:the\s+)?(\p{L}+)['\u2019]s?\
 /** The name (lower case) whose relative a text opens with ("ingrid" for "Ingrid's father is ..."), or undefined. */
 export function relativeOfNamed(text: string): string | undefined {
   const name = RELATIVE_OF_NAMED.exec(text.trim())?.[1];
-  return name === undefined || /^(?:user|my|our|his|her|their)$/iu.test(name) ? undefined : name.toLowerCase();
+  // "User's mother ..." is the user's relative, by the note's word for them.
+  return name === undefined || /^user$/iu.test(name) ? undefined : name.toLowerCase();
 }

@@ -6,14 +6,24 @@ import { stemIn } from './analyze.js';
  * does not list most of them, or lists another sense first ("med" is a degree there, "mum" a chrysanthemum).
  * Each line is the written word, then the ways it is typed (or said in the other English: "flat", "vacation").
  */
+/**
+ * The words for a parent or a grandparent that English chat borrows from other languages ("amma", "nonna", "tutu"):
+ * forms of the English word here, and words for the relation in ranking/relatives.ts, from this one list.
+ */
+export const BORROWED_KIN = {
+  mother: ['mamma', 'amma', 'ammi'],
+  father: ['appa', 'abbu'],
+  grandmother: ['tutu', 'abuela', 'abuelita', 'oma', 'nonna', 'ouma', 'bubbe', 'yaya', 'gogo'],
+  grandfather: ['abuelo', 'abuelito', 'opa', 'nonno', 'oupa', 'zayde', 'papou'],
+} as const satisfies Record<string, readonly string[]>;
+
 const INFORMAL: readonly (readonly string[])[] = [
   ['medication', 'meds', 'med'],
   ['medicine', 'meds'],
-  // With the words for them in the other languages people mix into English chat (as relatives.ts reads them).
-  ['mother', 'mum', 'mom', 'mummy', 'mommy', 'mam', 'mama', 'momma', 'mamma', 'amma', 'ammi'],
-  ['father', 'dad', 'daddy', 'papa', 'pops', 'appa', 'abbu'],
-  ['grandmother', 'grandma', 'granny', 'gran', 'nan', 'nana', 'nanna', 'grandmum', 'grandmom', 'tutu', 'abuela', 'abuelita', 'oma', 'nonna', 'ouma', 'bubbe', 'yaya', 'gogo'],
-  ['grandfather', 'grandpa', 'granddad', 'grandad', 'gramps', 'grandpop', 'abuelo', 'abuelito', 'opa', 'nonno', 'oupa', 'zayde', 'papou'],
+  ['mother', 'mum', 'mom', 'mummy', 'mommy', 'mam', 'mama', 'momma', ...BORROWED_KIN.mother],
+  ['father', 'dad', 'daddy', 'papa', 'pops', ...BORROWED_KIN.father],
+  ['grandmother', 'grandma', 'granny', 'gran', 'nan', 'nana', 'nanna', 'grandmum', 'grandmom', ...BORROWED_KIN.grandmother],
+  ['grandfather', 'grandpa', 'granddad', 'grandad', 'gramps', 'grandpop', ...BORROWED_KIN.grandfather],
   ['parents', 'folks'],
   // Everyday words for the same thing that WordNet relates among too many others to count ("shut" / "closed").
   ['closed', 'shut'],
