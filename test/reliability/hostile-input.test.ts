@@ -151,7 +151,9 @@ async function check(req: HostileRequest): Promise<void> {
     const row = db.prepare('SELECT user_id, text, metadata FROM memories WHERE id = ?').get(id) as
       | { user_id: string; text: string; metadata: string }
       | undefined;
-    expect(row?.user_id, context).toBe(req.expectStored.userId);
+    // Identifiers are stored in NFC (core/schemas.ts readableIdentifier): "é" typed as e + U+0301 is the user "é".
+    const userId = req.expectStored.userId;
+    expect(row?.user_id, context).toBe(typeof userId === 'string' ? userId.normalize('NFC') : userId);
     expect(row?.text, context).toBe(req.expectStored.text);
     expect(JSON.parse(row?.metadata ?? 'null'), context).toEqual(req.expectStored.metadata ?? {});
     knownIds.push(id);
