@@ -1,7 +1,7 @@
 import { isStopWordIn, words } from '../text/analyze.js';
 import { withoutFillers } from '../text/fillers.js';
 import { escapeRegExp } from '../text/regexp.js';
-import { readSentences } from '../text/statements.js';
+import { askedClause, readSentences } from '../text/statements.js';
 import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 import { intentsOf } from './intents.js';
 import { oneRelativeIn } from './relatives.js';
@@ -133,9 +133,12 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
     // The question with the one person the message named before in place of "he" or "her" ("Felix is coming over
     // tonight. What does he do again?" -> "What does Felix do again?"), if it has such a pronoun and one such name.
     const before = earlier.slice(0, -1).join(' ');
-    const timed = withTimeFor(sentence.text, before);
-    const resolved = withNameFor(sentence.text, before) ?? timed;
-    if (context.length === 0 && resolved !== undefined && pointsBack(sentence.text)) {
+    // The question itself where the sentence says more ("i wanted to ask where X lives because i can't remember").
+    const asked = askedClause(sentence.text);
+    const question = asked ?? sentence.text;
+    const timed = withTimeFor(question, before);
+    const resolved = withNameFor(question, before) ?? timed;
+    if (context.length === 0 && resolved !== undefined && pointsBack(question)) {
       // Nothing before it to lean on: read with the name it points at, in its place.
       asks.push(resolved);
     } else {
@@ -144,7 +147,7 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
       // Alone too, unless it points back at the statements or at the assistant ("What is she into?", "Any tips for
       // me, do you have some?"): then it means nothing without them, but may with the name it points at.
       // A "then" alone is read as the time the message named ("Am I free then?" -> "Am I free Saturday?").
-      if (context.length > 0 && !pointsBack(sentence.text.replace(ASKS_THE_ASSISTANT, ''))) asks.push(timed ?? sentence.text);
+      if ((context.length > 0 || asked !== undefined) && !pointsBack(question.replace(ASKS_THE_ASSISTANT, ''))) asks.push(timed ?? question);
       else if (resolved !== undefined) asks.push(resolved);
     }
     context = [];

@@ -38,7 +38,7 @@ const SMALL_TALK_WORDS = new Set(
     'olá ola obrigado obrigada tchau ' +
     'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
-    'a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna'
+    'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna'
   ).split(' '),
 );
 
@@ -46,15 +46,15 @@ const SMALL_TALK_WORDS = new Set(
  * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
  * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
  */
-const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy fam love baby babe hun hen pet god bless as u po opo real so'.split(' '));
+const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy fam love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga'.split(' '));
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
 const QUESTION_TAIL = /\b(?:(?:what|when|where|who|which|how)|(?:what|which)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
 /** A sentence that opens like a question, with or without its mark (common typos too: "wich", "wat"). */
-const QUESTION_OPENING = /^(?:whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
+const QUESTION_OPENING = /^(?:(?:until|till|since)\s+when|whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
 
 /** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
 const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|sort out|arrange|put together|come up with|figure out|work out|map out|such mir|suche|plane|schlag mir|empfiehl|organisier|buche|buch mir|finde|hilf mir|zeig mir|mach mir|gib mir|sag mir|busca|búscame|buscame|planifica|planea|organiza|organízame|organizame|recomienda|recomiéndame|recomiendame|sugiere|sugiéreme|reserva|resérvame|encuentra|encuéntrame|ayúdame|ayudame|dime|hazme|dame|prepara|prepárame|elige|escoge|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
@@ -67,11 +67,60 @@ const INDIRECT_QUESTION = /\b(?:lost track of|forget|forgot|can't remember|cant 
  * up", "..., is it feb or march". Not "which", "where", "who", "who's" or "when" alone, which open a relative clause there
  * ("lives in Porto, where she teaches", "Kauri, who's 9").
  */
-const ASKS_AFTER_COMMA = /(?:,|\s[-\u2013\u2014])\s*(?:so\s+|and\s+|but\s+)?(?:what|how|what's|whats|when's|whens|where's|wheres|(?:when\s+)?(?:is|are|was|were|do|does|did|has|have|can|will)\s+(?:it|he|she|they|that|there|i|you|we)\b)\b[^,]*$/iu;
+const ASKS_AFTER_COMMA = /(?:,|\s[-\u2013\u2014])\s*(?:so\s+|and\s+|but\s+)?(?:(?:until|till|since|by)\s+when|what|how|what's|whats|when's|whens|where's|wheres|(?:when\s+)?(?:is|are|was|were|do|does|did|has|have|can|will)\s+(?:it|he|she|they|that|there|i|you|we)\b)\b[^,]*$/iu;
 
 /** A question word in place of the answer: "ezinne does what for work", "the party is when". */
 // Not a clause that follows it ("She is who she is.", "That was what I wanted.").
 const ASKED_IN_PLACE = /\b(?:does|do|did|is|are|was|were)\s+(?:what|which|where|when|who)\b(?!\s+(?:i|you|he|she|we|they|it|i['\u2019]m|you['\u2019]re|we['\u2019]re|they['\u2019]re)\b)/iu;
+
+/**
+ * The words that frame a question inside a longer sentence, as typed or spoken: "i wanted to ask where ...", "quick
+ * question - when ...", "i was wondering if ...", "not sure whether ...", "do you remember what ...". A frame makes the
+ * sentence a question (it is never a fact to keep), and the question is what follows it.
+ */
+const ASK_FRAME_SOURCE = String.raw`(?:(?:wanted|want|meant|meaning|needed|need|going|gonna|like|love)\s+to\s+(?:ask|know|check)(?:\s+you)?|wanna\s+(?:ask|know|check)(?:\s+you)?|(?:quick|random|silly|dumb|stupid|one|another|small)\s+(?:question|q)|(?:i\s+was|i['’]m|im|i\s+am|just|was)\s+wondering|i\s+wonder|(?:can|could|would|will)\s+you\s+(?:tell|remind)\s+me|(?:tell|remind)\s+me|(?:do|did)\s+you\s+(?:know|remember)|(?:any|no)\s+idea|not\s+sure|unsure|(?:don['’]?t|do\s+not)\s+know|(?:can['’]?t|cannot|can\s+not|don['’]?t|do\s+not)\s+remember|forget|forgot|lost\s+track\s+of)`;
+/** The first word of a question, after a frame. */
+const QUESTION_START_SOURCE = String.raw`(?:what|what['’]s|whats|wat|wats|where|where['’]s|wheres|when|when['’]s|whens|wen|who|who['’]s|whos|whose|which|how|how['’]s|hows|is|are|was|were|am|do|does|did|can|could|should|will|would|has|have|had)`;
+/** The first word of a question after "and", "so", a comma or a dash, where "which", "where", "who" and "when" open a relative clause instead. */
+const CLAUSE_QUESTION_START_SOURCE = String.raw`(?:what|what['’]s|whats|wat|wats|how|how['’]s|hows|when['’]s|whens|where['’]s|wheres|(?:is|are|was|were|do|does|did|can|will|has|have)\s+(?:i|my|he|she|they|we|it|there|the|our|his|her|their)(?![\p{L}'’]))`;
+const ASK_FRAME = new RegExp(String.raw`(?<![\p{L}'’])${ASK_FRAME_SOURCE}[\s,:\-–—]+(?:(?:if|whether)\s+|(?=${QUESTION_START_SOURCE}(?![\p{L}'’])))`, 'iu');
+const CLAUSE_QUESTION = new RegExp(String.raw`(?:[,;:]|\s[-–—]|(?<![\p{L}'’])(?:and|so|but|ok|okay|anyway|also|oh))\s+(?=${CLAUSE_QUESTION_START_SOURCE}(?![\p{L}'’]))`, 'iu');
+/**
+ * What follows a question in the same breath and asks nothing: thanks, the reason for asking, the excuse for not
+ * knowing ("what do I drive thanks", "... because i honestly can't remember", "... asking cause i've got a lot on").
+ */
+const AFTER_THE_QUESTION = /[\s,;:.!\-–—]+(?=(?:(?:because|cause|['’]cause|cos|coz|cuz)\s+(?:i|i['’]m|im|i['’]ve|ive|my|we|it['’]s|its)|thanks|thank you|thank u|thx|ty|tysm|cheers|ta|no rush|no worries|no pressure|appreciate it|much appreciated|lol|haha|xx?|asking|just asking|i honestly|honestly|i (?:can['’]?t|cannot|don['’]?t) remember|i cant remember|i dont remember|i (?:forget|forgot)|i['’]ve forgotten|if you (?:know|remember|can)|if that makes sense|my (?:head|brain|memory)|sorry)(?![\p{L}'’]))/iu;
+
+/**
+ * The question inside a sentence that says more than the question: after a frame ("hey so i wanted to ask where does
+ * my sister live again because i honestly can't remember" -> "where does my sister live again"), after "and" or a
+ * comma ("ok and what's the wifi password"), or before thanks and reasons ("what do I drive thanks"). Undefined when
+ * the sentence is the question and nothing else, or holds none.
+ */
+export function askedClause(sentence: string): string | undefined {
+  const text = core(sentence);
+  // A frame first ("can you tell me where ...", "not sure if ..."); a question or a request that is the need itself
+  // ("suggest a gift") from its start; otherwise a question after "and" or a comma.
+  const opens = (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) || REQUEST.test(text);
+  const framed = ASK_FRAME.exec(text) ?? (opens ? null : CLAUSE_QUESTION.exec(text));
+  if (framed === null && !opens) return undefined;
+  const start = framed === null ? 0 : framed.index + framed[0].length;
+  // A question mark ends the question where the writer put it: what follows it in the sentence is part of it.
+  const rest = text.slice(start);
+  const marked = /[?？]\s*$/u.test(text);
+  // The question runs to what follows it in the same breath, at least two words in.
+  const firstWords = /^\s*\S+\s+\S+/u.exec(rest)?.[0].length ?? rest.length;
+  const after = marked ? null : AFTER_THE_QUESTION.exec(rest.slice(firstWords));
+  const clause = (after === null ? rest : rest.slice(0, firstWords + after.index)).replace(/[\s,;:\-–—]+$/u, '').trim();
+  // "Can you remind me where Marta lives?" is read whole: its frame's words are fillers (fillers.ts).
+  if (after === null && framed !== null && framed.index === 0) return undefined;
+  const bare = (t: string): string => t.replace(/[\s?？!.,;:\-–—]+$/u, '');
+  if (words(clause).length < 2 || bare(clause) === bare(text)) return undefined;
+  return clause;
+}
+
+/** An exclamation that opens like a question: "What a day!", "what a long week.", "How lovely!" (no question mark). */
+const EXCLAMATION = /^(?:what\s+an?\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?|how\s+(?:lovely|nice|sweet|cool|awful|annoying|funny|kind|exciting|sad|weird|rude))\s*[!.]*$/iu;
 
 /** Passing moods and events: "So tired today.", "Work was insane today.", "Chiara just called, so excited!" */
 const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately)\b/iu;
@@ -140,10 +189,12 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (smallTalk(text)) return 'small-talk';
   // "bless you baby, that's all i needed": every comma-separated piece is small talk.
   if (text.includes(',') && text.split(',').every((piece) => piece.trim() === '' || smallTalk(piece))) return 'small-talk';
+  // "What a day!", "what a week": an exclamation, not a question.
+  if (EXCLAMATION.test(text)) return 'small-talk';
   if (/[?？¿]/u.test(sentence)) return 'question';
   if (REQUEST.test(text)) return 'request';
   if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
-  if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text) || ASKED_IN_PLACE.test(text)) return 'question';
+  if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text) || ASKED_IN_PLACE.test(text) || ASK_FRAME.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
   if (!readAsEnglish(text, tokens)) {
     // Chinese and Japanese ask with a particle as often as with a mark, and write a whole sentence as one "word".
@@ -174,7 +225,7 @@ export function readSentences(message: string): MessageSentence[] {
     // "I'm vegetarian, so what should I cook?": the clause before a trailing question is read on its own.
     // Typed without its mark too ("you know the heart pills, what are they called again").
     const asks = /[?？]\s*$/u.test(text) || ASKS_AFTER_COMMA.test(text);
-    const clauses = asks ? text.split(/(?:(?<=[,;:])\s+|\s+[-\u2013\u2014]\s+)(?=(?:so\s+|and\s+|but\s+)?(?:what|where|when|who|why|how|which|can|could|should|would|is|are|do|does|any)\b)/iu) : [text];
+    const clauses = asks ? text.split(/(?:(?<=[,;:])\s+|\s+[-\u2013\u2014]\s+)(?=(?:so\s+|and\s+|but\s+)?(?:(?:until|till|since)\s+when|what|where|when|who|why|how|which|can|could|should|would|is|are|do|does|any)\b)/iu) : [text];
     for (const [i, clause] of clauses.entries()) {
       const trimmed = clause.trim();
       if (trimmed.length === 0) continue;

@@ -21,6 +21,20 @@ describe('queryParts', () => {
     expect(queryParts('According to John, who is his favorite character?')[0]).toBe('According to John, who is his favorite character?');
   });
 
+  it('reads the question inside a run-on or before thanks as a part of its own', () => {
+    expect(queryParts("hey so i was just sitting here thinking and i wanted to ask where does my sister live again because i honestly can't remember")).toEqual([
+      "hey so i was just sitting here thinking and i wanted to ask where does my sister live again because i honestly can't remember",
+      'where does my sister live again',
+    ]);
+    // The sentence as typed stays a part: what follows the question may be what it needs ("... cause my sister's coming").
+    expect(queryParts('Morning! what do I drive thanks')).toEqual(['Morning! what do I drive thanks', 'what do I drive thanks', 'what do I drive']);
+    // With the statements before it, and alone as the clause.
+    expect(queryParts("I'm at my sister's. what's my brother's job thanks so much")).toEqual([
+      "I'm at my sister's. what's my brother's job thanks so much",
+      "what's my brother's job",
+    ]);
+  });
+
   it('keeps the message and its questions, setting greetings and small talk aside', () => {
     expect(queryParts('Can I order the prawn curry? What am I allergic to?')).toEqual([
       'Can I order the prawn curry? What am I allergic to?',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadEvalData } from '../../../tools/eval/dataset.js';
-import { readSentences, statementsOf } from '../../../src/core/text/statements.js';
+import { askedClause, readSentences, statementsOf } from '../../../src/core/text/statements.js';
 
 const DATA = new URL('../../../tools/eval/data/', import.meta.url).pathname;
 
@@ -111,11 +111,55 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
   });
 
   it('reads every memory of the chat sets as a statement, and keeps nothing of their plain and unanswerable messages', () => {
-    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-de-es']) {
+    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-de-es']) {
       const data = loadEvalData(`${DATA}${name}`);
       expect(data.memories.filter((m) => statementsOf(m.text) !== m.text).map((m) => m.text)).toEqual([]);
       const asked = data.queries.filter((q) => q.category === 'plain' || q.category === 'unanswerable');
       expect(asked.filter((q) => statementsOf(q.query) !== undefined).map((q) => q.query)).toEqual([]);
     }
+  });
+});
+
+describe('askedClause: the question inside a sentence that says more', () => {
+  it.each([
+    // Spoken in one breath: a frame before, the reason after.
+    ["hey so i was just sitting here thinking and i wanted to ask where does my sister live again because i honestly can't remember", 'where does my sister live again'],
+    ["ok so what does my sister do asking cause i've got a lot on this week", 'what does my sister do'],
+    ['so busy today, quick question - when is the dentist', 'when is the dentist'],
+    ['been meaning to ask, i was wondering if my sister is vegetarian', 'my sister is vegetarian'],
+    // Thanks typed on without a stop.
+    ['what do I do for a living Thanks!', 'what do I do for a living'],
+    ["what's my brother's job thanks so much, you're a star", "what's my brother's job"],
+    ['what time is my dentist cause i need to book a taxi', 'what time is my dentist'],
+    // After "and" or a comma.
+    ["i'm at the cafe and what's the wifi password", "what's the wifi password"],
+  ])('finds %j -> %j', (sentence, clause) => {
+    expect(askedClause(sentence)).toBe(clause);
+  });
+
+  it.each([
+    // The question and nothing else, or a frame whose words are fillers.
+    'where does my sister live again',
+    'Can you remind me where Marta lives?',
+    'i was wondering if my sister is vegetarian',
+    // A question mark ends the question where the writer put it: what comes before it is part of it.
+    "What pets wouldn't cause any discomfort to Joanna?",
+    'What kind of job is Joanna beginning to do because of her movie scripts?',
+    // No question in it; a relative clause is not one.
+    'I live in Porto, where my sister teaches.',
+    'My aunt lives in Cádiz, which I love.',
+  ])('finds none in %j', (sentence) => {
+    expect(askedClause(sentence)).toBeUndefined();
+  });
+
+  it('makes a framed question a question, never a statement to keep', () => {
+    expect(statementsOf("so i was thinking and i wanted to ask when my mum's birthday is because i forgot")).toBeUndefined();
+    expect(statementsOf('I was wondering whether Marta eats fish')).toBeUndefined();
+    expect(statementsOf("I'm vegan. i wanted to ask what I can cook")).toBe("I'm vegan.");
+  });
+
+  it('reads an exclamation that opens like a question as small talk', () => {
+    expect(readSentences('Ugh, what a day. What do I drive?').filter((s) => s.kind !== 'small-talk').map((s) => s.text)).toEqual(['What do I drive?']);
+    expect(readSentences('What a lovely surprise!').map((s) => s.kind)).toEqual(['small-talk']);
   });
 });
