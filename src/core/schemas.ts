@@ -484,6 +484,12 @@ export const scorePartsSchema = z
       .describe(
         "When this score came from reading the query's first person as a note about the user: the part as read (\"what am I allergic to?\" as \"what is user allergic to?\").",
       ),
+    corrected: z
+      .string()
+      .optional()
+      .describe(
+        'When this score came from reading the query with its typos corrected to words of the memories: the part as read ("what am I alergic to?" as "what am I allergic to?").',
+      ),
     agreement: z
       .number()
       .optional()

@@ -464,7 +464,7 @@ export class MemoryService {
    */
   async #rankParts(caller: Caller, params: RecallParams, scope: AppScope): Promise<ScoredCandidate[]> {
     const parts = this.#ranker.parts(params.query);
-    const plans = parts.map((part) => this.#ranker.plan(part, params.limit, params.query));
+    let plans = parts.map((part) => this.#ranker.plan(part, params.limit, params.query));
     let wordsOnly = false;
     const vectors = this.embeddings.embed(
       plans.map((plan) => plan.embedText),
@@ -495,6 +495,27 @@ export class MemoryService {
       const plan = plans[i] as QueryPlan;
       return this.#ranker.rank(parts[i] ?? params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates);
     });
+    // Typos read as the words of the memories found ("what am I alergic to?" -> "allergic", text/typos.ts): the
+    // corrected part is searched and ranked too, and a memory keeps the better of the two readings; the readings
+    // below start from the corrected part.
+    const fixed = wordsOnly ? undefined : this.#ranker.corrected?.(parts, found.flat());
+    if (fixed !== undefined) {
+      const asked = fixed.flatMap((text, i) => (text === undefined ? [] : [{ i, text, plan: this.#ranker.plan(text, params.limit, params.query) }]));
+      const fixedVectors = this.embeddings.embed(
+        asked.map((a) => a.plan.embedText),
+        'query',
+        caller.keyId ?? 'local',
+      );
+      const fixedRankings = await Promise.all(asked.map(async (a, j) => this.#ranker.rank(a.text, a.plan, await search(a.plan, fixedVectors, j))));
+      rankings = rankings.map((ranking, i) => {
+        const j = asked.findIndex((a) => a.i === i);
+        return j < 0 ? ranking : betterOf(ranking, fixedRankings[j] ?? [], { corrected: asked[j]?.text ?? '' });
+      });
+      for (const a of asked) {
+        parts[a.i] = a.text;
+        plans[a.i] = a.plan;
+      }
+    }
     // "I" and "my" are the user: a first-person part is read as an agent's note too ("what is user allergic to?",
     // ranking/self.ts). Same terms, so the word side is unchanged; a memory keeps the better of the two readings.
     // Answered on the words (the model is unavailable), the second reading would add nothing.
@@ -511,7 +532,7 @@ export class MemoryService {
       );
       rankings = rankings.map((ranking, i) => {
         const j = asked.findIndex((a) => a.i === i);
-        return j < 0 ? ranking : betterOf(ranking, selfRankings[j] ?? [], self[i] ?? '');
+        return j < 0 ? ranking : betterOf(ranking, selfRankings[j] ?? [], { self: self[i] ?? '' });
       });
     }
     return rankings.length === 1 ? (rankings[0] ?? []) : this.#ranker.fuse(parts, rankings);
@@ -559,15 +580,15 @@ export class MemoryService {
  * One part's ranking read two ways (as typed, and as a note about the user): each memory keeps its better score, and
  * one that won by the second reading names it (explain.self). Sorted best first.
  */
-function betterOf(typed: readonly ScoredCandidate[], asUser: readonly ScoredCandidate[], reading: string): ScoredCandidate[] {
+function betterOf(typed: readonly ScoredCandidate[], second: readonly ScoredCandidate[], reading: { self: string } | { corrected: string }): ScoredCandidate[] {
   const best = new Map(typed.map((s) => [s.candidate.memory.id, s]));
-  for (const s of asUser) {
-    // A memory in the first person ("I'm vegetarian.", a turn of a chat) is met by the query as typed; the second
-    // reading is for the others (LongMemEval, whose memories are the user's own messages: off-topic questions answered
-    // with nothing 0.882 -> 0.867 without this, 0.873 with it; the chat sets the same either way).
-    if (speaksAsSelf(s.candidate.memory.text)) continue;
+  for (const s of second) {
+    // A memory in the first person ("I'm vegetarian.", a turn of a chat) is met by the query as typed; the reading
+    // as the user is for the others (LongMemEval, whose memories are the user's own messages: off-topic questions
+    // answered with nothing 0.882 -> 0.867 without this, 0.873 with it; the chat sets the same either way).
+    if ('self' in reading && speaksAsSelf(s.candidate.memory.text)) continue;
     const known = best.get(s.candidate.memory.id);
-    if (known === undefined || s.score > known.score) best.set(s.candidate.memory.id, { ...s, ...(s.parts ? { parts: { ...s.parts, self: reading } } : {}) });
+    if (known === undefined || s.score > known.score) best.set(s.candidate.memory.id, { ...s, ...(s.parts ? { parts: { ...s.parts, ...reading } } : {}) });
   }
   return [...best.values()].sort(compareScored);
 }

@@ -53,6 +53,10 @@ export class CalibratedRanker implements Ranker {
     return this.#ranker.parts(query);
   }
 
+  corrected(parts: readonly string[], candidates: readonly Candidate[]): (string | undefined)[] | undefined {
+    return this.#ranker.corrected(parts, candidates);
+  }
+
   asUser(parts: readonly string[]): (string | undefined)[] | undefined {
     return this.#ranker.asUser(parts);
   }

@@ -1,7 +1,7 @@
 import type { Candidate } from '../store.js';
 import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './calibration.js';
 import { TermWeights } from './coverage.js';
-import { relatedStems } from './lexicon/related.js';
+import { knownStem, relatedStems } from './lexicon/related.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
@@ -17,6 +17,7 @@ import { isPartOf } from '../text/parts.js';
 import { informalForms } from '../text/informal.js';
 import { conceptRelated } from '../text/related.js';
 import { withoutFillers } from '../text/fillers.js';
+import { correctTypos, vocabularyOf } from '../text/typos.js';
 import type { QueryPlan, Ranker, ScoreParts, ScoredCandidate } from './types.js';
 
 /** The tunable constants of the ranker (the values in use are DEFAULT_RANKER_PARAMS plus the model's calibration). */
@@ -156,6 +157,8 @@ export interface RankerParams {
    * 0.733); reading it with the user's name instead pulled every memory naming them (precision 0.703).
    */
   selfParts: boolean;
+  /** Read a part with its typos corrected to the user's words too (text/typos.ts). */
+  typos: boolean;
   /**
    * A first-person question ("what do I drive?") meets the facts stored about the user in the third person or as an
    * agent's notes ("User drives a grey Toyota Corolla.") further apart in meaning than the clean questions the score
@@ -297,6 +300,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   partAgreement: 0.7,
   impliedNeeds: true,
   selfParts: true,
+  typos: true,
   // Chat (tuning): hit at the defaults 0.667 -> 0.711 (multi-sentence messages 0.633 -> 0.700), unanswerable messages
   // answered with nothing 0.767 -> 0.733; chat-check's multi-sentence messages 0.833 -> 0.944. No English set moved by
   // more than 0.005 (LoCoMo's questions are in the third person, LongMemEval's memories are turns).
@@ -341,6 +345,13 @@ export function sameName(a: string, b: string): boolean {
   let common = 0;
   while (common < shorter.length && a[common] === b[common]) common++;
   return common >= 3 && longer.length - common <= 2;
+}
+
+/** A word the English reader knows, and so no typo: a stop word, a word of WordNet, an informal form ("arvo"). */
+function knownEnglishWord(word: string): boolean {
+  if (isStopWordIn(word, 'en')) return true;
+  const stem = stemIn(word, 'en');
+  return knownStem(stem) || informalForms(stem).length > 0;
 }
 
 /** A question about the user's own name. */
@@ -515,6 +526,13 @@ export class HybridRanker implements Ranker {
   #implied(message: string, typed: readonly string[]): ImpliedPart[] {
     if (!this.params.impliedNeeds) return [];
     return impliedParts(message, analyzeText(message).language).filter((part) => !typed.includes(part.text));
+  }
+
+  corrected(parts: readonly string[], candidates: readonly Candidate[]): (string | undefined)[] | undefined {
+    if (!this.params.typos) return undefined;
+    const vocabulary = vocabularyOf(candidates.map((c) => c.memory.text));
+    const fixed = parts.map((part) => (analyzeText(part).language === 'en' ? correctTypos(part, vocabulary, knownEnglishWord) : undefined));
+    return fixed.some((text) => text !== undefined) ? fixed : undefined;
   }
 
   asUser(parts: readonly string[]): (string | undefined)[] | undefined {

@@ -63,6 +63,12 @@ export interface Ranker {
    * part speaks in the first person.
    */
   asUser(parts: readonly string[]): (string | undefined)[] | undefined;
+  /**
+   * The parts with their typos corrected to the words of the memories found for them ("what am I alergic to?" ->
+   * "what am I allergic to?", text/typos.ts): one entry per part (`undefined` where a part has none); `undefined`
+   * when none has any.
+   */
+  corrected?(parts: readonly string[], candidates: readonly Candidate[]): (string | undefined)[] | undefined;
   /** The plan of a query, or of a part of `message` (an implied part's plan says which memories may answer it). */
   plan(query: string, limit: number, message?: string): QueryPlan;
   /** Candidates scored and sorted best first (ties: see compareScored in hybrid-ranker.ts). */

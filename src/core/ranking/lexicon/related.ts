@@ -20,3 +20,8 @@ export function relatedStems(stem: string): readonly string[] {
   const line = Object.hasOwn(all, stem) ? all[stem] : undefined;
   return line === undefined || line.length === 0 ? EMPTY : line.split(' ');
 }
+
+/** Whether WordNet knows a stem (as a word of its own, related to others or not). */
+export function knownStem(stem: string): boolean {
+  return Object.hasOwn(lexicon(), stem);
+}

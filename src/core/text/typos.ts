@@ -1,0 +1,109 @@
+/**
+ * Typos in what people type ("what am I alergic to", "when is my dentsit appointment"). One wrong letter in the word
+ * that carries a question takes it away from both sides of recall: the word side finds no memory holding it, and the
+ * model reads a word it does not know. Measured on the plain questions of the read chat sets with one letter swapped,
+ * dropped or doubled in their longest content word: hit at the defaults 0.87 -> 0.36.
+ *
+ * A word is read as a typo of another only where that is close to certain: it is no word the reader knows (a stop
+ * word, a word of the English lexicon, an informal form: `known`), the vocabulary it is corrected to is the user's own
+ * memories (what the question must meet), and exactly one of their words is that close: one edit (a letter added,
+ * dropped, changed, or two neighbours swapped) for words of 5 to 7 letters, two for longer ones. Shorter words and
+ * capitalised words (names) are left as typed.
+ */
+
+import { foldLatin } from './analyze.js';
+
+const WORD = /[\p{L}]+(?:['\u2019][\p{L}]+)?/gu;
+
+/**
+ * Irregular forms of common English verbs, which a lexicon of base forms does not know: "am I meant to" is no typo of
+ * "meat", nor "wrote" of a name.
+ */
+const IRREGULAR = new Set(
+  (
+    'arose awoke awoken bore borne beat beaten became begun began bent bet bit bitten bled blew blown broke broken bred ' +
+    'brought built burnt bought caught chose chosen clung came crept dealt dug dove drew drawn dreamt drank drunk drove ' +
+    'driven ate eaten fell fallen fed felt fought found fled flung flew flown forbade forgot forgotten forgave forgiven ' +
+    'froze frozen got gotten gave given went gone ground grew grown hung heard hid hidden held hurt kept knelt knew known ' +
+    'laid led leant leapt learnt left lent lit lost made meant met paid proved proven quit rode ridden rang rung rose ' +
+    'risen ran said saw seen sought sold sent shook shaken shone shot shown shrank shrunk shut sang sung sank sunk sat ' +
+    'slept slid slung smelt spoke spoken sped spelt spent spilt spun spat split spoilt spread sprang sprung stood stole ' +
+    'stolen stuck stung stank stunk strode struck strung swore sworn swept swam swum swung took taken taught tore torn ' +
+    'told thought threw thrown trod trodden understood woke woken wore worn wove woven wept won wound wrote written'
+  ).split(' '),
+);
+
+/** Edits allowed for a typed word of this length (0: never corrected). */
+function editsFor(length: number): number {
+  if (length < 5) return 0;
+  return length < 8 ? 1 : 2;
+}
+
+/**
+ * The optimal string alignment distance of a and b (Damerau-Levenshtein without repeated edits of a substring), or
+ * max + 1 as soon as it must exceed max.
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] as number) + 1);
+      current.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > max) return max + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** The lower-case words of texts (at least 4 letters), as a vocabulary to correct typos to. */
+export function vocabularyOf(texts: readonly string[]): Set<string> {
+  const vocabulary = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(WORD)) if (match[0].length >= 4) vocabulary.add(match[0].toLowerCase());
+  return vocabulary;
+}
+
+/**
+ * The text with its typos corrected to the one word of `vocabulary` each is that close to; undefined when it has
+ * none. `known(word)` (lower case) says whether a word is one the reader knows, and so is no typo.
+ */
+export function correctTypos(text: string, vocabulary: ReadonlySet<string>, known: (word: string) => boolean): string | undefined {
+  let changed = false;
+  const folded = new Map<string, string>();
+  for (const word of vocabulary) folded.set(foldLatin(word), word);
+  const corrected = text.replace(WORD, (typed) => {
+    // A possessive is its word's ("alergist's"); other contractions ("she's", "don't") are as typed.
+    const possessive = /['\u2019]s$/u.exec(typed)?.[0] ?? '';
+    const word = typed.slice(0, typed.length - possessive.length);
+    if (/['\u2019]/u.test(word)) return typed;
+    const lower = foldLatin(word.toLowerCase());
+    const edits = editsFor(lower.length);
+    // A name, a word of the memories or a word the reader knows: as typed.
+    if (edits === 0 || /^\p{Lu}/u.test(word) || folded.has(lower) || IRREGULAR.has(lower) || known(lower)) return typed;
+    let best: string | undefined;
+    let bestDistance = edits + 1;
+    let ties = 0;
+    for (const [candidate, written] of folded) {
+      // A typo keeps its first letter far more often than not; a word with another first letter is another word.
+      if (candidate[0] !== lower[0]) continue;
+      const distance = editDistance(lower, candidate, edits);
+      if (distance < bestDistance) {
+        best = written;
+        bestDistance = distance;
+        ties = 1;
+      } else if (distance === bestDistance) ties++;
+    }
+    if (best === undefined || ties !== 1) return typed;
+    changed = true;
+    return best + possessive;
+  });
+  return changed ? corrected : undefined;
+}

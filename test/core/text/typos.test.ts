@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { correctTypos, editDistance, vocabularyOf } from '../../../src/core/text/typos.js';
+
+const MEMORIES = ["I'm allergic to shellfish.", 'My dentist appointment is on 3 March.', 'Matěj teaches maths in Brno.', 'Dougie has a meat allergy.', 'Assignments are due every second Friday.'];
+const vocabulary = vocabularyOf(MEMORIES);
+const KNOWN = new Set(['what', 'when', 'about', 'again', 'teach', 'right', 'meat', 'night', 'mean']);
+const known = (word: string): boolean => KNOWN.has(word);
+
+describe('editDistance: one letter added, dropped, changed, or two neighbours swapped', () => {
+  it.each([
+    ['allergic', 'allergic', 0],
+    ['alergic', 'allergic', 1],
+    ['allerggic', 'allergic', 1],
+    ['alelrgic', 'allergic', 1],
+    ['dentsit', 'dentist', 1],
+    ['assignmnets', 'assignments', 1],
+    ['dentits', 'dentist', 1],
+    ['dnetsit', 'dentist', 2],
+  ])('%s ~ %s: %i', (a, b, d) => {
+    expect(editDistance(a, b, 2)).toBe(d);
+    expect(editDistance(b, a, 2)).toBe(d);
+  });
+
+  it('stops at the bound', () => {
+    expect(editDistance('shellfish', 'dentist', 2)).toBe(3);
+    expect(editDistance('ab', 'abcdef', 1)).toBe(2);
+  });
+});
+
+describe('correctTypos: a typo read as the one word of the memories it is that close to', () => {
+  it.each([
+    ['what am I alergic to?', 'what am I allergic to?'],
+    ['when is my dentsit appointment', 'when is my dentist appointment'],
+    ['how often are my course assignmnets due?', 'how often are my course assignments due?'],
+    // A possessive keeps its 's; a lower-case name typed without its accent stays (it is the same word folded).
+    ["my dentsit's address", "my dentist's address"],
+  ])('%j -> %j', (typed, corrected) => {
+    expect(correctTypos(typed, vocabulary, known)).toBe(corrected);
+  });
+
+  it.each([
+    // Words of the memories, words the reader knows, irregular forms, contractions and short words stay as typed.
+    'what does matej teach?',
+    'what am I meant to avoid',
+    "she's off to the dentist",
+    'what time tonight',
+    // Capitalised: a name the memories do not hold is no typo of one they do.
+    'does Dougi like it?',
+    // Another first letter is another word ("aight" is no "night").
+    'aight when is it',
+  ])('leaves %j alone', (typed) => {
+    expect(correctTypos(typed, vocabulary, known)).toBeUndefined();
+  });
+
+  it('leaves a word alone when two words of the memories are as close', () => {
+    expect(correctTypos('is it the bakker', vocabularyOf(['The baker opens at six.', 'The banker called.']), () => false)).toBeUndefined();
+    expect(correctTypos('is it the bakker', vocabularyOf(['The baker opens at six.']), () => false)).toBe('is it the baker');
+  });
+});
