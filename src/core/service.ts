@@ -464,7 +464,7 @@ export class MemoryService {
    */
   async #rankParts(caller: Caller, params: RecallParams, scope: AppScope): Promise<ScoredCandidate[]> {
     const parts = this.#ranker.parts(params.query);
-    let plans = parts.map((part) => this.#ranker.plan(part, params.limit, params.query));
+    const plans = parts.map((part) => this.#ranker.plan(part, params.limit, params.query));
     let wordsOnly = false;
     const vectors = this.embeddings.embed(
       plans.map((plan) => plan.embedText),
