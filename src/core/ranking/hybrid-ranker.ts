@@ -2,6 +2,7 @@ import type { Candidate } from '../store.js';
 import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './calibration.js';
 import { TermWeights } from './coverage.js';
 import { knownStem, relatedStems } from './lexicon/related.js';
+import { commonWordsFrom } from './lexicon/common-words.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
@@ -530,8 +531,9 @@ export class HybridRanker implements Ranker {
 
   corrected(parts: readonly string[], candidates: readonly Candidate[]): (string | undefined)[] | undefined {
     if (!this.params.typos) return undefined;
-    const vocabulary = vocabularyOf(candidates.map((c) => c.memory.text));
-    const fixed = parts.map((part) => (analyzeText(part).language === 'en' ? correctTypos(part, vocabulary, knownEnglishWord) : undefined));
+    let read: ReadonlyMap<string, string> | undefined;
+    const vocabulary = (): ReadonlyMap<string, string> => (read ??= vocabularyOf(candidates.map((c) => c.memory.text)));
+    const fixed = parts.map((part) => (analyzeText(part).language === 'en' ? correctTypos(part, vocabulary, knownEnglishWord, commonWordsFrom) : undefined));
     return fixed.some((text) => text !== undefined) ? fixed : undefined;
   }
 

@@ -29,7 +29,9 @@ const IRREGULAR = new Set(
     'risen ran said saw seen sought sold sent shook shaken shone shot shown shrank shrunk shut sang sung sank sunk sat ' +
     'slept slid slung smelt spoke spoken sped spelt spent spilt spun spat split spoilt spread sprang sprung stood stole ' +
     'stolen stuck stung stank stunk strode struck strung swore sworn swept swam swum swung took taken taught tore torn ' +
-    'told thought threw thrown trod trodden understood woke woken wore worn wove woven wept won wound wrote written'
+    'told thought threw thrown trod trodden understood woke woken wore worn wove woven wept won wound wrote written ' +
+    // Words of chat no lexicon of lemmas holds.
+    'cannot gonna wanna gotta dunno kinda sorta lemme gimme outta innit'
   ).split(' '),
 );
 
@@ -64,10 +66,40 @@ export function editDistance(a: string, b: string, max: number): number {
   return previous[b.length] as number;
 }
 
-/** The lower-case words of texts (at least 4 letters), as a vocabulary to correct typos to. */
-export function vocabularyOf(texts: readonly string[]): Set<string> {
-  const vocabulary = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(WORD)) if (match[0].length >= 4) vocabulary.add(match[0].toLowerCase());
+/** The one candidate closest to word within max edits (word undefined when none is, or several are as close). */
+function closest(word: string, candidates: Iterable<string>, max: number): { word: string | undefined; distance: number } {
+  let best: string | undefined;
+  let bestDistance = max + 1;
+  let ties = 0;
+  for (const candidate of candidates) {
+    const distance = editDistance(word, candidate, max);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+      ties = 1;
+    } else if (distance === bestDistance) ties++;
+  }
+  return { word: ties === 1 ? best : undefined, distance: bestDistance };
+}
+
+/** Each text's words, folded and as written, kept across recalls (a memory is read again at every recall of its user). */
+const wordsOfText = new Map<string, readonly (readonly [string, string])[]>();
+const MAX_TEXTS = 50_000;
+
+function wordsOf(text: string): readonly (readonly [string, string])[] {
+  let words = wordsOfText.get(text);
+  if (words === undefined) {
+    words = [...text.matchAll(WORD)].filter((m) => m[0].length >= 4).map((m) => [foldLatin(m[0].toLowerCase()), m[0].toLowerCase()] as const);
+    if (wordsOfText.size >= MAX_TEXTS) wordsOfText.clear();
+    wordsOfText.set(text, words);
+  }
+  return words;
+}
+
+/** The words of texts (at least 4 letters) to correct typos to: lower case, by their form without accents. */
+export function vocabularyOf(texts: readonly string[]): ReadonlyMap<string, string> {
+  const vocabulary = new Map<string, string>();
+  for (const text of texts) for (const [folded, written] of wordsOf(text)) vocabulary.set(folded, written);
   return vocabulary;
 }
 
@@ -75,10 +107,16 @@ export function vocabularyOf(texts: readonly string[]): Set<string> {
  * The text with its typos corrected to the one word of `vocabulary` each is that close to; undefined when it has
  * none. `known(word)` (lower case) says whether a word is one the reader knows, and so is no typo.
  */
-export function correctTypos(text: string, vocabulary: ReadonlySet<string>, known: (word: string) => boolean): string | undefined {
+export function correctTypos(
+  text: string,
+  vocabulary: ReadonlyMap<string, string> | (() => ReadonlyMap<string, string>),
+  known: (word: string) => boolean,
+  common?: (firstLetter: string) => readonly string[],
+): string | undefined {
   let changed = false;
-  const folded = new Map<string, string>();
-  for (const word of vocabulary) folded.set(foldLatin(word), word);
+  // Read only when a word may be a typo: most questions have none, and the memories' words cost more than the check.
+  let read: ReadonlyMap<string, string> | undefined;
+  const vocabularyNow = (): ReadonlyMap<string, string> => (read ??= typeof vocabulary === 'function' ? vocabulary() : vocabulary);
   const corrected = text.replace(WORD, (typed) => {
     // A possessive is its word's ("alergist's"); other contractions ("she's", "don't") are as typed.
     const possessive = /['\u2019]s$/u.exec(typed)?.[0] ?? '';
@@ -87,21 +125,20 @@ export function correctTypos(text: string, vocabulary: ReadonlySet<string>, know
     const lower = foldLatin(word.toLowerCase());
     const edits = editsFor(lower.length);
     // A name, a word of the memories or a word the reader knows: as typed.
-    if (edits === 0 || /^\p{Lu}/u.test(word) || folded.has(lower) || IRREGULAR.has(lower) || known(lower)) return typed;
-    let best: string | undefined;
-    let bestDistance = edits + 1;
-    let ties = 0;
-    for (const [candidate, written] of folded) {
-      // A typo keeps its first letter far more often than not; a word with another first letter is another word.
-      if (candidate[0] !== lower[0]) continue;
-      const distance = editDistance(lower, candidate, edits);
-      if (distance < bestDistance) {
-        best = written;
-        bestDistance = distance;
-        ties = 1;
-      } else if (distance === bestDistance) ties++;
+    if (edits === 0 || /^\p{Lu}/u.test(word) || IRREGULAR.has(lower) || known(lower)) return typed;
+    const folded = vocabularyNow();
+    if (folded.has(lower)) return typed;
+    // A typo keeps its first letter far more often than not; a word with another first letter is another word.
+    const mine = closest(lower, [...folded.keys()].filter((candidate) => candidate[0] === lower[0]), edits);
+    let best = mine.word === undefined ? undefined : folded.get(mine.word);
+    // No word of the memories that close (a lower-case name typed wrong is one of them): a common word one edit away,
+    // for words of 6 letters or more. Shorter, borrowed words and slang ("satay", "noche", "durbs") are one edit from
+    // too many common words; and a common word itself is no typo.
+    if (mine.distance > edits && common !== undefined && lower.length >= 6) {
+      const words = common(lower[0] as string);
+      if (!words.includes(lower)) best = closest(lower, words, 1).word;
     }
-    if (best === undefined || ties !== 1) return typed;
+    if (best === undefined) return typed;
     changed = true;
     return best + possessive;
   });

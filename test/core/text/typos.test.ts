@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commonWordsFrom } from '../../../src/core/ranking/lexicon/common-words.js';
 import { correctTypos, editDistance, vocabularyOf } from '../../../src/core/text/typos.js';
 
 const MEMORIES = ["I'm allergic to shellfish.", 'My dentist appointment is on 3 March.', 'Matěj teaches maths in Brno.', 'Dougie has a meat allergy.', 'Assignments are due every second Friday.'];
@@ -55,5 +56,36 @@ describe('correctTypos: a typo read as the one word of the memories it is that c
   it('leaves a word alone when two words of the memories are as close', () => {
     expect(correctTypos('is it the bakker', vocabularyOf(['The baker opens at six.', 'The banker called.']), () => false)).toBeUndefined();
     expect(correctTypos('is it the bakker', vocabularyOf(['The baker opens at six.']), () => false)).toBe('is it the baker');
+  });
+});
+
+describe('correctTypos with common words, where the memories hold no word that close', () => {
+  it.each([
+    ['what race am I trainnig for', 'what race am I training for'],
+    ['which lnguages do I speak', 'which languages do I speak'],
+    ['what do I do for a livnig', 'what do I do for a living'],
+  ])('%j -> %j', (typed, corrected) => {
+    expect(correctTypos(typed, vocabulary, known, commonWordsFrom)).toBe(corrected);
+  });
+
+  it.each([
+    // Shorter than 6 letters: borrowed words and slang are one edit from too many common words.
+    'can I have satay tonight',
+    'noche buena plans',
+    // A common word is no typo, nor is a word no common word is one edit from.
+    'is there anything Vedika cannot eat',
+    'what about the quokkas',
+  ])('leaves %j alone', (typed) => {
+    expect(correctTypos(typed, vocabulary, known, commonWordsFrom)).toBeUndefined();
+  });
+
+  it('prefers a word of the memories to a common word: a lower-case name typed wrong is theirs', () => {
+    expect(correctTypos('is dougiee coming', vocabularyOf(['Dougie has a meat allergy.']), known, commonWordsFrom)).toBe('is dougie coming');
+  });
+
+  it('holds only lower-case words of letters, three or more, the inflections included', () => {
+    for (const letter of 'abcdefghijklmnopqrstuvwxyz') for (const word of commonWordsFrom(letter)) expect(word).toMatch(/^[a-z]{3,}$/);
+    expect(commonWordsFrom('t')).toContain('training');
+    expect(commonWordsFrom('l')).toContain('languages');
   });
 });
