@@ -496,8 +496,9 @@ export class MemoryService {
       return this.#ranker.rank(parts[i] ?? params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates);
     });
     // Typos read as the words of the memories found ("what am I alergic to?" -> "allergic", text/typos.ts): the
-    // corrected part is searched and ranked too, and a memory keeps the better of the two readings; the readings
-    // below start from the corrected part.
+    // corrected part is searched and ranked in place of the part as typed (whose unknown words meet nothing, and so
+    // cannot tell a name the memories do not hold: "when is Musas birthday" -> any birthday), and the readings below
+    // start from it. Typo probe: unanswerable questions with a typo answered with nothing 0.86 -> 0.87-0.90.
     const fixed = wordsOnly ? undefined : this.#ranker.corrected?.(parts, found.flat());
     if (fixed !== undefined) {
       const asked = fixed.flatMap((text, i) => (text === undefined ? [] : [{ i, text, plan: this.#ranker.plan(text, params.limit, params.query) }]));
@@ -509,7 +510,7 @@ export class MemoryService {
       const fixedRankings = await Promise.all(asked.map(async (a, j) => this.#ranker.rank(a.text, a.plan, await search(a.plan, fixedVectors, j))));
       rankings = rankings.map((ranking, i) => {
         const j = asked.findIndex((a) => a.i === i);
-        return j < 0 ? ranking : betterOf(ranking, fixedRankings[j] ?? [], { corrected: asked[j]?.text ?? '' });
+        return j < 0 ? ranking : withReading(fixedRankings[j] ?? [], { corrected: asked[j]?.text ?? '' });
       });
       for (const a of asked) {
         parts[a.i] = a.text;
@@ -591,6 +592,11 @@ function betterOf(typed: readonly ScoredCandidate[], second: readonly ScoredCand
     if (known === undefined || s.score > known.score) best.set(s.candidate.memory.id, { ...s, ...(s.parts ? { parts: { ...s.parts, ...reading } } : {}) });
   }
   return [...best.values()].sort(compareScored);
+}
+
+/** A ranking read another way, which replaces the ranking as typed: each memory's explain names the reading. */
+function withReading(ranking: readonly ScoredCandidate[], reading: { corrected: string }): ScoredCandidate[] {
+  return ranking.map((s) => (s.parts ? { ...s, parts: { ...s.parts, ...reading } } : s));
 }
 
 /** The first row of a page; a page so far out that the offset is not a safe integer is refused, not rounded. */

@@ -18,6 +18,7 @@ import { isPartOf } from '../text/parts.js';
 import { informalForms } from '../text/informal.js';
 import { conceptRelated } from '../text/related.js';
 import { withoutFillers } from '../text/fillers.js';
+import { withApostrophes } from '../text/contractions.js';
 import { correctTypos, vocabularyOf } from '../text/typos.js';
 import type { QueryPlan, Ranker, ScoreParts, ScoredCandidate } from './types.js';
 
@@ -160,6 +161,8 @@ export interface RankerParams {
   selfParts: boolean;
   /** Read a part with its typos corrected to the user's words too (text/typos.ts). */
   typos: boolean;
+  /** Put back the apostrophes of contractions typed without them ("whats", "im": text/contractions.ts). */
+  apostrophes: boolean;
   /**
    * A first-person question ("what do I drive?") meets the facts stored about the user in the third person or as an
    * agent's notes ("User drives a grey Toyota Corolla.") further apart in meaning than the clean questions the score
@@ -302,6 +305,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   impliedNeeds: true,
   selfParts: true,
   typos: true,
+  apostrophes: true,
   // Chat (tuning): hit at the defaults 0.667 -> 0.711 (multi-sentence messages 0.633 -> 0.700), unanswerable messages
   // answered with nothing 0.767 -> 0.733; chat-check's multi-sentence messages 0.833 -> 0.944. No English set moved by
   // more than 0.005 (LoCoMo's questions are in the third person, LongMemEval's memories are turns).
@@ -511,7 +515,9 @@ export class HybridRanker implements Ranker {
     this.params = { ...DEFAULT_RANKER_PARAMS, ...params };
   }
 
-  parts(query: string): string[] {
+  parts(typed: string): string[] {
+    // Contractions typed without their apostrophe ("whats", "im", "dont") read as written (text/contractions.ts).
+    const query = this.params.apostrophes && analyzeText(typed).language === 'en' ? withApostrophes(typed) : typed;
     const parts = this.#typedParts(query);
     // Each part costs a search (two when it speaks in the first person): a message that touches every need
     // ("dinner, training and a trip this weekend") is read for the first MAX_IMPLIED_PARTS of them, food first.

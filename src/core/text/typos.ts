@@ -124,8 +124,20 @@ export function correctTypos(
     if (/['\u2019]/u.test(word)) return typed;
     const lower = foldLatin(word.toLowerCase());
     const edits = editsFor(lower.length);
+    if (IRREGULAR.has(lower) || known(lower)) return typed;
+    const capitalised = /^\p{Lu}/u.test(word);
+    if (lower.length >= 4 && possessive === '' && lower.endsWith('s') && !vocabularyNow().has(lower)) {
+      // A possessive typed without its apostrophe ("whats Rafas job", "my wifes car"): a name of the memories, or
+      // (typed lower case) a word the reader knows, with an s.
+      const base = lower.slice(0, -1);
+      const written = vocabularyNow().get(base) ?? (!capitalised && known(base) ? base : undefined);
+      if (written !== undefined) {
+        changed = true;
+        return `${capitalised ? written.charAt(0).toUpperCase() + written.slice(1) : written}'s`;
+      }
+    }
     // A name, a word of the memories or a word the reader knows: as typed.
-    if (edits === 0 || /^\p{Lu}/u.test(word) || IRREGULAR.has(lower) || known(lower)) return typed;
+    if (edits === 0 || capitalised) return typed;
     const folded = vocabularyNow();
     if (folded.has(lower)) return typed;
     // A typo keeps its first letter far more often than not; a word with another first letter is another word.

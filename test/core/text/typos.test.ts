@@ -89,3 +89,24 @@ describe('correctTypos with common words, where the memories hold no word that c
     expect(commonWordsFrom('l')).toContain('languages');
   });
 });
+
+describe('correctTypos: a possessive typed without its apostrophe', () => {
+  const names = vocabularyOf(['Rafa works as a chef.', "User's wife Noor is a pilot."]);
+  const knownWords = (word: string): boolean => ['wife', 'what', 'job', 'car'].includes(word);
+
+  it.each([
+    // "whats" too: "what" with an s ("what's" is its contraction as much as its possessive).
+    ['whats Rafas job', "what's Rafa's job"],
+    ['is rafas job far', "is rafa's job far"],
+    ['my wifes car', "my wife's car"],
+  ])('%j -> %j', (typed, corrected) => {
+    expect(correctTypos(typed, names, knownWords)).toBe(corrected);
+  });
+
+  it('leaves a word the reader knows, a name of the memories and a possessive as typed', () => {
+    expect(correctTypos('what does Noor do', names, knownWords)).toBeUndefined();
+    expect(correctTypos("what's Rafa's job", names, knownWords)).toBeUndefined();
+    // Capitalised, an s after a word the reader knows but the memories do not hold is no name's possessive.
+    expect(correctTypos('Cars and trucks', names, knownWords)).toBeUndefined();
+  });
+});
