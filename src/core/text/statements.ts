@@ -110,10 +110,23 @@ export function askedClause(sentence: string): string | undefined {
   const marked = /[?？]\s*$/u.test(text);
   // The question runs to what follows it in the same breath, at least two words in.
   const firstWords = /^\s*\S+\s+\S+/u.exec(rest)?.[0].length ?? rest.length;
-  const after = marked ? null : AFTER_THE_QUESTION.exec(rest.slice(firstWords));
-  const clause = (after === null ? rest : rest.slice(0, firstWords + after.index)).replace(/[\s,;:\-–—]+$/u, '').trim();
+  const tail = marked ? null : AFTER_THE_QUESTION.exec(rest.slice(firstWords));
+  let end = tail === null ? rest.length : firstWords + tail.index;
+  // Or to a comma before a clause of its own: the reason for asking ("what year is it, bloke at the garage wants to
+  // know", "what date is the concert again, need to put it in my calendar"), whose pronouns are not the question's.
+  if (!marked) {
+    for (const comma of rest.slice(firstWords, end).matchAll(/\s*[,;]\s+|\s+[-–—]\s+/gu)) {
+      const after = rest.slice(firstWords + comma.index + comma[0].length, end);
+      const kind = kindOf(after);
+      if (kind === 'statement' || kind === 'request' || smallTalk(after)) {
+        end = firstWords + comma.index;
+        break;
+      }
+    }
+  }
+  const clause = rest.slice(0, end).replace(/[\s,;:\-–—]+$/u, '').trim();
   // "Can you remind me where Marta lives?" is read whole: its frame's words are fillers (fillers.ts).
-  if (after === null && framed !== null && framed.index === 0) return undefined;
+  if (end === rest.length && framed !== null && framed.index === 0) return undefined;
   const bare = (t: string): string => t.replace(/[\s?？!.,;:\-–—]+$/u, '');
   if (words(clause).length < 2 || bare(clause) === bare(text)) return undefined;
   return clause;

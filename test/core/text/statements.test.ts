@@ -131,6 +131,10 @@ describe('askedClause: the question inside a sentence that says more', () => {
     ['what do I do for a living Thanks!', 'what do I do for a living'],
     ["what's my brother's job thanks so much, you're a star", "what's my brother's job"],
     ['what time is my dentist cause i need to book a taxi', 'what time is my dentist'],
+    // To a comma before a clause of its own: the reason for asking, whose pronouns are not the question's.
+    ['wait what date is the concert again, need to put it in my calendar', 'what date is the concert again'],
+    ['what year is it, bloke at the garage wants to know', 'what year is it'],
+    ['whats the wifi password, cheers', 'whats the wifi password'],
     // After "and" or a comma.
     ["i'm at the cafe and what's the wifi password", "what's the wifi password"],
   ])('finds %j -> %j', (sentence, clause) => {
@@ -145,6 +149,8 @@ describe('askedClause: the question inside a sentence that says more', () => {
     // A question mark ends the question where the writer put it: what comes before it is part of it.
     "What pets wouldn't cause any discomfort to Joanna?",
     'What kind of job is Joanna beginning to do because of her movie scripts?',
+    // What follows a comma and is no clause of its own is the question's ("the 14th or 15th").
+    'what date is it, the 14th or 15th',
     // No question in it; a relative clause is not one.
     'I live in Porto, where my sister teaches.',
     'My aunt lives in Cádiz, which I love.',
