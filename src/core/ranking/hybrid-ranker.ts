@@ -1,7 +1,8 @@
 import type { Candidate } from '../store.js';
 import { DEFAULT_CALIBRATION, modelLanguages, type ModelCalibration } from './calibration.js';
 import { TermWeights } from './coverage.js';
-import { knownStem, relatedStems } from './lexicon/related.js';
+import { relatedStems } from './lexicon/related.js';
+import { knownEnglishWord } from './lexicon/known-words.js';
 import { commonWordsFrom } from './lexicon/common-words.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
 import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
@@ -350,13 +351,6 @@ export function sameName(a: string, b: string): boolean {
   let common = 0;
   while (common < shorter.length && a[common] === b[common]) common++;
   return common >= 3 && longer.length - common <= 2;
-}
-
-/** A word the English reader knows, and so no typo: a stop word, a word of WordNet, an informal form ("arvo"). */
-function knownEnglishWord(word: string): boolean {
-  if (isStopWordIn(word, 'en')) return true;
-  const stem = stemIn(word, 'en');
-  return knownStem(stem) || informalForms(stem).length > 0;
 }
 
 /** A question about the user's own name. */

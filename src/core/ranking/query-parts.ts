@@ -5,6 +5,7 @@ import { askedClause, readSentences } from '../text/statements.js';
 import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 import { intentsOf } from './intents.js';
 import { oneRelativeIn } from './relatives.js';
+import { knownEnglishWord } from './lexicon/known-words.js';
 import type { ScoredCandidate } from './types.js';
 
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
@@ -57,7 +58,10 @@ const AFTER_OBJECT = /^\s+(?:to|for|about|with|again|up|out|in|on|at|from|into|n
  */
 export function withNameFor(question: string, context: string): string | undefined {
   if ([...namesIn(question.replace(/^\P{L}*\p{L}/u, (m) => m.toLowerCase()))].some((n) => n !== 'i')) return undefined;
-  const names = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n));
+  const capitalised = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n));
+  // Chat types names in lower case too ("kamande came home late again"): a sentence's first word no English reader
+  // knows, where none is capitalised.
+  const names = capitalised.length > 0 ? capitalised : lowerCaseNamesIn(context);
   // Nobody by name: the one relative the pronoun's gender can point at ("my mom's doctor called ... What does she
   // have?" -> "What does my mom have?").
   const relative = names.length === 0 ? relativeFor(question, context) : undefined;
@@ -74,6 +78,16 @@ export function withNameFor(question: string, context: string): string | undefin
     return `${possessive ? `${name}'s` : name}${next ?? ''}`;
   });
   return changed ? out : undefined;
+}
+
+/** Sentences' first words in lower case that are no word the English reader knows ("njoroge wants to join ..."). */
+function lowerCaseNamesIn(context: string): string[] {
+  const names = new Set<string>();
+  for (const sentence of context.split(/[.!?;,]\s+|\n+/u)) {
+    const first = /^\s*(\p{Ll}{3,})(?=\s)/u.exec(sentence)?.[1];
+    if (first !== undefined && !knownEnglishWord(first)) names.add(first);
+  }
+  return [...names];
 }
 
 /** The one relative the question's pronouns can point at by their gender (relatives.ts oneRelativeIn). */

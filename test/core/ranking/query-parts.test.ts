@@ -35,6 +35,15 @@ describe('queryParts', () => {
     ]);
   });
 
+  it('reads "he" as a name typed in lower case at the start of a sentence, where it is no English word', () => {
+    expect(queryParts('kamande came home late again, the jam is terrible. which route does he drive, my cousin is asking')).toContain(
+      'which route does kamande drive',
+    );
+    // A word the reader knows is no name ("work"), and neither are two such words at once.
+    expect(withNameFor('what does he do?', 'work was mad today.')).toBeUndefined();
+    expect(withNameFor('what does he do?', 'kamande and njoroge came. ebuka called.')).toBeUndefined();
+  });
+
   it('keeps the message and its questions, setting greetings and small talk aside', () => {
     expect(queryParts('Can I order the prawn curry? What am I allergic to?')).toEqual([
       'Can I order the prawn curry? What am I allergic to?',
