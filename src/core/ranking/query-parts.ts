@@ -173,29 +173,44 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
 /**
  * The parts' rankings as one: a memory scores by the part it answers best, lifted where a second part finds it too
  * (`agreement`: s1 + agreement x s2 x (1 - s1), s1 >= s2 its two best parts' scores); its explain names the best
- * part and the lift. A memory no part found stays out. Sorted best first by `compare`.
+ * part and the lift. A part that holds the best one, or is held by it (the message holds every part, a question with
+ * its context the question alone), agrees for `nested` of its score only: finding a memory again through the same
+ * words is weaker evidence than another question finding it. A memory no part found stays out. Sorted best first by
+ * `compare`.
  */
 export function fuseRankings(
   parts: readonly string[],
   rankings: readonly (readonly ScoredCandidate[])[],
   compare: (a: ScoredCandidate, b: ScoredCandidate) => number,
   agreement = 0,
+  nested = 1,
 ): ScoredCandidate[] {
-  const found = new Map<string, { best: ScoredCandidate; part: string; second: number }>();
+  const found = new Map<string, { best: ScoredCandidate; part: number; scores: number[] }>();
   rankings.forEach((ranking, i) => {
     for (const scored of ranking) {
       const id = scored.candidate.memory.id;
       const known = found.get(id);
-      if (known === undefined) found.set(id, { best: scored, part: parts[i] ?? '', second: 0 });
-      else if (scored.score > known.best.score) found.set(id, { best: scored, part: parts[i] ?? '', second: known.best.score });
-      else known.second = Math.max(known.second, scored.score);
+      if (known === undefined) {
+        const scores = parts.map(() => 0);
+        scores[i] = scored.score;
+        found.set(id, { best: scored, part: i, scores });
+        continue;
+      }
+      known.scores[i] = Math.max(known.scores[i] ?? 0, scored.score);
+      if (scored.score > known.best.score) {
+        known.best = scored;
+        known.part = i;
+      }
     }
   });
+  const holds = (a: string, b: string): boolean => a.includes(b) || b.includes(a);
   return [...found.values()]
-    .map(({ best, part, second }) => {
+    .map(({ best, part: i, scores }) => {
+      const part = parts[i] ?? '';
+      const second = Math.max(0, ...scores.map((score, j) => (j === i ? 0 : holds(parts[j] ?? '', part) ? nested * score : score)));
       const lift = agreement * second * (1 - best.score);
-      const parts = best.parts ? { ...best.parts, part, ...(lift > 0 ? { agreement: Math.round(lift * 10_000) / 10_000 } : {}) } : undefined;
-      return { ...best, score: Math.min(1, best.score + lift), ...(parts ? { parts } : {}) };
+      const explained = best.parts ? { ...best.parts, part, ...(lift > 0 ? { agreement: Math.round(lift * 10_000) / 10_000 } : {}) } : undefined;
+      return { ...best, score: Math.min(1, best.score + lift), ...(explained ? { parts: explained } : {}) };
     })
     .sort(compare);
 }

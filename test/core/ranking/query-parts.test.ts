@@ -127,9 +127,22 @@ describe('fuseRankings', () => {
     expect(full?.score).toBe(1);
   });
 
-  it('is what HybridRanker.fuse does with its partAgreement', () => {
+  it('lets a part that holds the best one, or is held by it, agree for `nested` of its score', () => {
+    const message = 'Hi! What do I drive? Cheers';
+    const question = 'What do I drive?';
+    // The message holds the question: the same words found the memory twice.
+    const [held] = fuseRankings([message, question], [[scored('m1', 0.5)], [scored('m1', 0.6)]], compareScored, 0.7, 0.5);
+    expect(held?.score).toBeCloseTo(0.6 + 0.7 * (0.5 * 0.5) * 0.4, 10);
+    // Two questions of one message agree in full.
+    const [two] = fuseRankings([message, question, 'Where do I live?'], [[], [scored('m1', 0.6)], [scored('m1', 0.5)]], compareScored, 0.7, 0.5);
+    expect(two?.score).toBeCloseTo(0.6 + 0.7 * 0.5 * 0.4, 10);
+  });
+
+  it('is what HybridRanker.fuse does with its partAgreement and nestedAgreement', () => {
     const rankings = [[scored('m1', 0.6)], [scored('m1', 0.5)]];
     expect(new HybridRanker({ partAgreement: 0 }).fuse(['w', 'a'], rankings)[0]?.score).toBe(0.6);
+    expect(new HybridRanker({ partAgreement: 0.7, nestedAgreement: 1 }).fuse(['w', 'a'], rankings)[0]?.score).toBeCloseTo(0.6 + 0.7 * 0.5 * 0.4, 10);
+    expect(new HybridRanker({ partAgreement: 0.7, nestedAgreement: 0.5 }).fuse(['a b', 'a'], rankings)[0]?.score).toBeCloseTo(0.6 + 0.7 * 0.25 * 0.4, 10);
     expect(new HybridRanker().parts('Hi! What is my name?')).toEqual(['Hi! What is my name?', 'What is my name?']);
   });
 });
