@@ -84,8 +84,7 @@ function closest(word: string, candidates: Iterable<string>, max: number): { wor
 
 /**
  * Each text's words, folded and as written, kept across recalls (a memory is read again at every recall of its
- * user). A few thousand texts only: at 50,000 the evaluation suite ran 40% slower (88-93 s -> 127-135 s for tune.ts,
- * the heap full of long texts' words), at 2,000 as before (91 s).
+ * user). A few thousand texts only, so that long texts' words do not fill the heap of a long-running server.
  */
 const wordsOfText = new Map<string, readonly (readonly [string, string])[]>();
 const MAX_TEXTS = 2_000;
