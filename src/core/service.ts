@@ -491,49 +491,45 @@ export class MemoryService {
       return searchCandidates(this.storage, { userId: params.userId, scope, plan, embedding, filter: this.#filter(params) });
     };
     const found = await Promise.all(plans.map((plan, i) => search(plan, vectors, i)));
-    let rankings = found.map((candidates, i) => {
+    const rankings = found.map((candidates, i) => {
       const plan = plans[i] as QueryPlan;
       return this.#ranker.rank(parts[i] ?? params.query, wordsOnly ? { ...plan, wordsOnly } : plan, candidates);
     });
-    // Typos read as the words of the memories found ("what am I alergic to?" -> "allergic", text/typos.ts): the
-    // corrected part is searched and ranked in place of the part as typed (whose unknown words meet nothing, and so
-    // cannot tell a name the memories do not hold: "when is Musas birthday" -> any birthday), and the readings below
-    // start from it. Typo probe: unanswerable questions with a typo answered with nothing 0.86 -> 0.87-0.90.
-    const fixed = wordsOnly ? undefined : this.#ranker.corrected?.(parts, found.flat());
-    if (fixed !== undefined) {
-      const asked = fixed.flatMap((text, i) => (text === undefined ? [] : [{ i, text, plan: this.#ranker.plan(text, params.limit, params.query) }]));
-      const fixedVectors = this.embeddings.embed(
+    // A part read another way is planned, embedded (in one batch), searched and ranked again; `query` is the text
+    // the word side ranks it by.
+    const readAgain = async (asked: readonly { i: number; query: string; plan: QueryPlan }[]): Promise<ScoredCandidate[][]> => {
+      const again = this.embeddings.embed(
         asked.map((a) => a.plan.embedText),
         'query',
         caller.keyId ?? 'local',
       );
-      const fixedRankings = await Promise.all(asked.map(async (a, j) => this.#ranker.rank(a.text, a.plan, await search(a.plan, fixedVectors, j))));
-      rankings = rankings.map((ranking, i) => {
-        const j = asked.findIndex((a) => a.i === i);
-        return j < 0 ? ranking : withReading(fixedRankings[j] ?? [], { corrected: asked[j]?.text ?? '' });
-      });
-      for (const a of asked) {
-        parts[a.i] = a.text;
+      return Promise.all(asked.map(async (a, j) => this.#ranker.rank(a.query, a.plan, await search(a.plan, again, j))));
+    };
+    // Typos read as the words of the memories found ("what am I alergic to?" -> "allergic", text/typos.ts): the
+    // corrected part is searched and ranked in place of the part as typed (whose unknown words meet nothing, and so
+    // cannot tell a name the memories do not hold: "when is Musas birthday" -> any birthday), and the readings below
+    // start from it. Typo probe: unanswerable questions with a typo answered with nothing 0.86 -> 0.87-0.90.
+    const fixed = wordsOnly ? undefined : this.#ranker.corrected(parts, found.flat());
+    if (fixed !== undefined) {
+      const asked = fixed.flatMap((text, i) => (text === undefined ? [] : [{ i, query: text, plan: this.#ranker.plan(text, params.limit, params.query) }]));
+      const again = await readAgain(asked);
+      asked.forEach((a, j) => {
+        rankings[a.i] = withReading(again[j] ?? [], { corrected: a.query });
+        parts[a.i] = a.query;
         plans[a.i] = a.plan;
-      }
+      });
     }
     // "I" and "my" are the user: a first-person part is read as an agent's note too ("what is user allergic to?",
     // ranking/self.ts). Same terms, so the word side is unchanged; a memory keeps the better of the two readings.
     // Answered on the words (the model is unavailable), the second reading would add nothing.
     const self = wordsOnly ? undefined : this.#ranker.asUser(parts);
     if (self !== undefined) {
-      const asked = self.flatMap((text, i) => (text === undefined ? [] : [{ i, plan: { ...(plans[i] as QueryPlan), embedText: this.#ranker.plan(text, params.limit).embedText } }]));
-      const selfVectors = this.embeddings.embed(
-        asked.map((a) => a.plan.embedText),
-        'query',
-        caller.keyId ?? 'local',
+      const asked = self.flatMap((text, i) =>
+        text === undefined ? [] : [{ i, query: parts[i] ?? params.query, self: text, plan: { ...(plans[i] as QueryPlan), embedText: this.#ranker.plan(text, params.limit).embedText } }],
       );
-      const selfRankings = await Promise.all(
-        asked.map(async (a, j) => this.#ranker.rank(parts[a.i] ?? params.query, a.plan, await search(a.plan, selfVectors, j))),
-      );
-      rankings = rankings.map((ranking, i) => {
-        const j = asked.findIndex((a) => a.i === i);
-        return j < 0 ? ranking : betterOf(ranking, selfRankings[j] ?? [], { self: self[i] ?? '' });
+      const again = await readAgain(asked);
+      asked.forEach((a, j) => {
+        rankings[a.i] = betterOf(rankings[a.i] ?? [], again[j] ?? [], a.self);
       });
     }
     return rankings.length === 1 ? (rankings[0] ?? []) : this.#ranker.fuse(parts, rankings);
@@ -581,15 +577,15 @@ export class MemoryService {
  * One part's ranking read two ways (as typed, and as a note about the user): each memory keeps its better score, and
  * one that won by the second reading names it (explain.self). Sorted best first.
  */
-function betterOf(typed: readonly ScoredCandidate[], second: readonly ScoredCandidate[], reading: { self: string } | { corrected: string }): ScoredCandidate[] {
+function betterOf(typed: readonly ScoredCandidate[], asUser: readonly ScoredCandidate[], reading: string): ScoredCandidate[] {
   const best = new Map(typed.map((s) => [s.candidate.memory.id, s]));
-  for (const s of second) {
-    // A memory in the first person ("I'm vegetarian.", a turn of a chat) is met by the query as typed; the reading
-    // as the user is for the others (LongMemEval, whose memories are the user's own messages: off-topic questions
-    // answered with nothing 0.882 -> 0.867 without this, 0.873 with it; the chat sets the same either way).
-    if ('self' in reading && speaksAsSelf(s.candidate.memory.text)) continue;
+  for (const s of asUser) {
+    // A memory in the first person ("I'm vegetarian.", a turn of a chat) is met by the query as typed; the second
+    // reading is for the others (LongMemEval, whose memories are the user's own messages: off-topic questions answered
+    // with nothing 0.882 -> 0.867 without this, 0.873 with it; the chat sets the same either way).
+    if (speaksAsSelf(s.candidate.memory.text)) continue;
     const known = best.get(s.candidate.memory.id);
-    if (known === undefined || s.score > known.score) best.set(s.candidate.memory.id, { ...s, ...(s.parts ? { parts: { ...s.parts, ...reading } } : {}) });
+    if (known === undefined || s.score > known.score) best.set(s.candidate.memory.id, { ...s, ...(s.parts ? { parts: { ...s.parts, self: reading } } : {}) });
   }
   return [...best.values()].sort(compareScored);
 }

@@ -214,11 +214,7 @@ function typedNames(query: string, nameLike: readonly string[], features: readon
 
 /** The words of an English query that could be a name: no stop word, relative or word WordNet or chat knows. */
 function nameLikeWords(query: string): string[] {
-  return [...new Set(queryWords(query))].filter((word) => {
-    if (word.length < 3 || isStopWordIn(word, 'en') || relationsIn(word).size > 0) return false;
-    const stem = stemIn(word, 'en');
-    return relatedStems(stem).length === 0 && informalForms(stem).length === 0;
-  });
+  return [...new Set(queryWords(query))].filter((word) => word.length >= 3 && relationsIn(word).size === 0 && !knownEnglishWord(word));
 }
 
 /**

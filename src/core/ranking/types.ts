@@ -68,7 +68,7 @@ export interface Ranker {
    * "what am I allergic to?", text/typos.ts): one entry per part (`undefined` where a part has none); `undefined`
    * when none has any.
    */
-  corrected?(parts: readonly string[], candidates: readonly Candidate[]): (string | undefined)[] | undefined;
+  corrected(parts: readonly string[], candidates: readonly Candidate[]): (string | undefined)[] | undefined;
   /** The plan of a query, or of a part of `message` (an implied part's plan says which memories may answer it). */
   plan(query: string, limit: number, message?: string): QueryPlan;
   /** Candidates scored and sorted best first (ties: see compareScored in hybrid-ranker.ts). */

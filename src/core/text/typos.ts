@@ -5,10 +5,11 @@
  * dropped or doubled in their longest content word: hit at the defaults 0.87 -> 0.36.
  *
  * A word is read as a typo of another only where that is close to certain: it is no word the reader knows (a stop
- * word, a word of the English lexicon, an informal form: `known`), the vocabulary it is corrected to is the user's own
- * memories (what the question must meet), and exactly one of their words is that close: one edit (a letter added,
- * dropped, changed, or two neighbours swapped) for words of 5 to 7 letters, two for longer ones. Shorter words and
- * capitalised words (names) are left as typed.
+ * word, a word of the English lexicon, an informal form: `known`; an irregular verb form), it keeps its first letter,
+ * and exactly one word is that close: one edit (a letter added, dropped, changed, or two neighbours swapped) for words
+ * of 5 to 7 letters, two for longer ones. The words it may become are first the user's own memories (what the question
+ * must meet), then, from 6 letters and one edit only, common English words (`common`). Shorter words and capitalised
+ * words (names) are left as typed, but for a possessive typed without its apostrophe ("whats Rafas job").
  */
 
 import { foldLatin } from './analyze.js';
