@@ -433,7 +433,7 @@ export const scorePartsSchema = z
     answer: z
       .number()
       .optional()
-      .describe('For a question asking for a colour, a number or a name: 1 when the memory (or a turn beside it) holds one, 0 when not (its evidence discounted).'),
+      .describe('For a question asking for a colour, a number, a name, a date or a time ("when is ...", "what day ..."): 1 when the memory (or a turn beside it) holds one, 0 when not (its evidence discounted).'),
     question: z
       .number()
       .optional()

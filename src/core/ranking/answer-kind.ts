@@ -5,14 +5,14 @@
  * the name): it is the near miss that makes an unanswerable question look answered.
  *
  * Only kinds whose answers are recognisable in text without a language model are checked, and only frames that
- * ask for them unambiguously. "Who", "which", "where" and "when" are not: their answers are as often common words
+ * ask for them unambiguously. "Who", "which", "where" and "when did" are not: their answers are as often common words
  * ("her aunt", "at the gym") or the memory's own date as names and dates in the text (measured on the evaluation
  * sets: a third of LoCoMo's right answers to "who" questions hold no name). "How many" is not either: counting
  * questions are answered by several memories that each hold no number.
  */
 import { words } from '../text/analyze.js';
 
-export type AnswerKind = 'colour' | 'number' | 'name' | 'date';
+export type AnswerKind = 'colour' | 'number' | 'name' | 'date' | 'time';
 
 /** Things whose names are common words, not capitalised ones. */
 const COMMON_NAMED =
@@ -30,8 +30,19 @@ export function answerKindOf(query: string): AnswerKind | undefined {
   // The date of a birthday or an anniversary is in the text, never the day the memory was stored (unlike "When did
   // Caroline go to the support group?", whose answer is often the memory's own date).
   if (/^(?:when|what date|which day)\b/u.test(q) && /\b(?:birthdays?|anniversary|anniversaries|born|due date|name day)\b/u.test(q)) return 'date';
+  if (WHEN_NOW.test(q)) return 'time';
   return undefined;
 }
+
+/**
+ * When something happens, is due or recurs ("when's bub due", "what day does the roster come out", "remind me when
+ * Ana sees her doctor"): a memory that names no time of any kind does not say ("Ana has type 1 diabetes."). Not
+ * "when did ...": its answer is often the day the memory was stored, not a time in its text.
+ */
+const WHEN_NOW =
+  /^(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+when\s+(?!(?:did|was|were|had)\b|\S+\s+(?:last|first)\b)|(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+)?(?:when(?:['’]s| is| are| does| do| will| should| can| am)|what (?:day|days|date|time)|which (?:day|days|date)|wat (?:day|days|time))\b)/u;
+/** A time of any kind besides a date: a weekday, a time of day, a season or a feast, a frequency, a span. */
+const TIME_WORDS = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
 
 const COLOURS = new Set(
   `red orange yellow green blue purple violet pink brown black white grey gray silver gold golden beige navy teal
@@ -111,6 +122,8 @@ export interface AnswerFacts {
   number: boolean;
   /** A calendar date or part of one: a month, a day of the month ("the 14th", "18/10"), a year of birth, "next week". */
   date: boolean;
+  /** A date, or any time: a weekday, an hour, a season, "every ..." (a question when something happens). */
+  time: boolean;
 }
 
 export function answerFactsOf(text: string): AnswerFacts {
@@ -118,14 +131,16 @@ export function answerFactsOf(text: string): AnswerFacts {
   const names = namesIn(text);
   // "Saturdays" too: a calendar word in the plural names nobody either.
   for (const name of names) if (isCalendarWord(name)) names.delete(name);
+  // A year of birth answers "How old ...?" ("Mia was born in 2019."), though a year is otherwise a date.
+  // A year alone is a date of birth only when the text says so ("since 2021" is no birthday).
+  const date =
+    all.some((w) => MONTHS.has(w) || /^\d{1,2}(?:st|nd|rd|th)$/u.test(w)) ||
+    /\bborn\b[^.!?]*\b(?:19|20)\d\d\b|\d{1,2}[./-]\d{1,2}|\b(?:next|last|this) (?:week|month|year)\b|\btomorrow\b|\btoday\b/iu.test(text);
   return {
     names,
     colour: all.some((w) => COLOURS.has(w)),
-    // A year of birth answers "How old ...?" ("Mia was born in 2019."), though a year is otherwise a date.
-    // A year alone is a date of birth only when the text says so ("since 2021" is no birthday).
-    date:
-      all.some((w) => MONTHS.has(w) || /^\d{1,2}(?:st|nd|rd|th)$/u.test(w)) ||
-      /\bborn\b[^.!?]*\b(?:19|20)\d\d\b|\d{1,2}[./-]\d{1,2}|\b(?:next|last|this) (?:week|month|year)\b|\btomorrow\b|\btoday\b/iu.test(text),
+    date,
+    time: date || TIME_WORDS.test(text),
     number:
       /[$€£¥]/u.test(text) ||
       /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) ||
@@ -147,6 +162,8 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
       return facts.number;
     case 'date':
       return facts.date;
+    case 'time':
+      return facts.time;
     case 'name':
       for (const name of facts.names) if (!known.has(name)) return true;
       return false;

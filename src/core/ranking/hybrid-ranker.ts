@@ -497,7 +497,7 @@ function threadOf(metadata: Record<string, unknown>): string | undefined {
  *    before asks a question) or contextAfter; evidence = own + contextShare x max(0, context - own);
  * 5. e = evidence x brevity (a memory with almost no content words, "Thanks!", rarely answers anything)
  *    + dateBonus when the query names a calendar day or month and the memory was stored then or names it,
- *    x answerKindFactor when the question asks for a colour, a number or a name and neither the memory nor a turn
+ *    x answerKindFactor when the question asks for a colour, a number, a name, a date or a time and neither the memory nor a turn
  *    beside it holds one (answer-kind.ts);
  *    raw = e x (e / best e of the query)^bestGap: a memory far weaker than the best match is rarely meant;
  * 6. score = the model's piecewise-linear map of raw to [0, 1], fitted so that unrelated and unanswerable

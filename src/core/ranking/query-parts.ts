@@ -11,9 +11,17 @@ import type { ScoredCandidate } from './types.js';
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
 export const MAX_QUERY_PARTS = 4;
 
-/** Words that point at something said before, or at the assistant, in the languages the sentence rules read best. */
-const POINTS_BACK =
-  /(?<![\p{L}\p{N}])(?:he|she|it|they|him|her|them|his|its|their|this|that|these|those|there|you|your|er|sie|es|ihm|ihn|ihr|ihre|du|dir|dich|dein|deine|das|dort|él|ella|ellos|ellas|eso|esto|allí|ahí|tú|te|usted|su|sus|il|elle|ils|elles|lui|leur|ça|cela|vous|tu)(?![\p{L}\p{N}])/iu;
+/** Words that point at someone named before, or at the assistant, in the languages the sentence rules read best. */
+const AT_SOMEONE = 'he|she|they|him|her|them|his|their|you|your|er|sie|ihm|ihn|ihr|ihre|du|dir|dich|dein|deine|él|ella|ellos|ellas|tú|te|usted|su|sus|il|elle|ils|elles|lui|leur|vous|tu';
+/** Words that point at something said before ("is this the gout thing again"). */
+const AT_SOMETHING = 'it|its|this|that|these|those|there|es|das|dort|eso|esto|allí|ahí|ça|cela';
+const POINTS_BACK = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${AT_SOMEONE}|${AT_SOMETHING})(?![\p{L}\p{N}])`, 'iu');
+const POINTS_AT_SOMEONE = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${AT_SOMEONE})(?![\p{L}\p{N}])`, 'iu');
+const POINTS_AT_SOMETHING = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${AT_SOMETHING})(?![\p{L}\p{N}])`, 'giu');
+/** Words that name nothing by themselves ("which one is it", "is it the same thing", "is that ok", "good idea?"). */
+const NAMES_NOTHING = new Set(
+  'one ones thing things stuff kind sort type way again ok okay alright right wrong true good bad fine normal safe idea better worse'.split(' '),
+);
 
 /**
  * A possessive or object pronoun may point at a noun before it in its own sentence ("Which weekends do the boys go
@@ -39,6 +47,18 @@ function pointsBack(sentence: string): boolean {
     if (!POSSESSIVE_OR_OBJECT.test(m[0])) return true;
     return !OWN_ANTECEDENT.test(sentence.slice(0, m.index));
   });
+}
+
+/**
+ * A question that points back only at something, not at someone, and still names what it asks about ("... we had
+ * a few lagers. is this the gout thing again", "what's the med i usually take for these"): its own words carry the
+ * need, so it is read alone as well. One that points at someone ("Where do they live again?") or names nothing
+ * ("which one is it") means nothing without what it points at.
+ */
+function namesItsTopic(question: string): boolean {
+  const asked = question.replace(ASKS_THE_ASSISTANT, '');
+  if (POINTS_AT_SOMEONE.test(asked.replace(DEICTIC_TIME, ' '))) return false;
+  return words(withoutFillers(asked.replace(POINTS_AT_SOMETHING, ' '))).some((w) => !isStopWordIn(w, 'en') && !NAMES_NOTHING.has(w));
 }
 
 /**
@@ -123,7 +143,8 @@ export function withTimeFor(question: string, context: string): string | undefin
 /**
  * What a chat message asks of the memory, part by part: the message itself, then each question or request (text/
  * statements.ts readSentences; greetings and small talk set aside) with the statements just before it ("Hana turns
- * eight soon. What is she into?"), and alone where it does not point back at them; with `statements`, each
+ * eight soon. What is she into?"), and alone where it does not point back at them or points back at something but
+ * names what it asks about (namesItsTopic); with `statements`, each
  * statement alone too (it may carry a need: "Dinner with my sister tonight."). At most `max` parts in all. The whole
  * message stays a part because a part may lean on another in ways the rules do not see.
  *
@@ -163,6 +184,7 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
       // A "then" alone is read as the time the message named ("Am I free then?" -> "Am I free Saturday?").
       if ((context.length > 0 || asked !== undefined) && !pointsBack(question.replace(ASKS_THE_ASSISTANT, ''))) asks.push(timed ?? question);
       else if (resolved !== undefined) asks.push(resolved);
+      else if (context.length > 0 && namesItsTopic(question)) asks.push(question);
     }
     context = [];
   }

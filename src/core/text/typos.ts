@@ -107,6 +107,20 @@ export function vocabularyOf(texts: readonly string[]): ReadonlyMap<string, stri
   return vocabulary;
 }
 
+/** Letters English writes only in borrowed words and names ("Góðan morgun", "Dzień dobry"). */
+const NOT_ENGLISH_LETTER = /[^a-z]/iu;
+
+/**
+ * The word before or after is written with letters English has not ("Góðan morgun"): the word is that language's
+ * too, not an English word typed wrong ("morgue"). A word of the memories is still matched: names are written so.
+ */
+function besideForeignWord(text: string, offset: number, length: number): boolean {
+  // A window around the word: the longest query is 16,000 characters, and this runs for every word that may be a typo.
+  const before = /([\p{L}]+)[^\p{L}]*$/u.exec(text.slice(Math.max(0, offset - 40), offset))?.[1];
+  const after = /^[^\p{L}]*([\p{L}]+)/u.exec(text.slice(offset + length, offset + length + 40))?.[1];
+  return [before, after].some((word) => word !== undefined && NOT_ENGLISH_LETTER.test(word));
+}
+
 /**
  * The text with its typos corrected to the one word of `vocabulary` each is that close to; undefined when it has
  * none. `known(word)` (lower case) says whether a word is one the reader knows, and so is no typo.
@@ -121,7 +135,7 @@ export function correctTypos(
   // Read only when a word may be a typo: most questions have none, and the memories' words cost more than the check.
   let read: ReadonlyMap<string, string> | undefined;
   const vocabularyNow = (): ReadonlyMap<string, string> => (read ??= typeof vocabulary === 'function' ? vocabulary() : vocabulary);
-  const corrected = text.replace(WORD, (typed) => {
+  const corrected = text.replace(WORD, (typed: string, offset: number) => {
     // A possessive is its word's ("alergist's"); other contractions ("she's", "don't") are as typed.
     const possessive = /['\u2019]s$/u.exec(typed)?.[0] ?? '';
     const word = typed.slice(0, typed.length - possessive.length);
@@ -150,7 +164,7 @@ export function correctTypos(
     // No word of the memories that close (a lower-case name typed wrong is one of them): a common word one edit away,
     // for words of 6 letters or more. Shorter, borrowed words and slang ("satay", "noche", "durbs") are one edit from
     // too many common words; and a common word itself is no typo.
-    if (mine.distance > edits && common !== undefined && lower.length >= 6) {
+    if (mine.distance > edits && common !== undefined && lower.length >= 6 && !besideForeignWord(text, offset, typed.length)) {
       const words = common(lower[0] as string);
       if (!words.includes(lower)) best = closest(lower, words, 1).word;
     }

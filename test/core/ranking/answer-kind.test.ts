@@ -24,10 +24,18 @@ describe('answerKindOf', () => {
     expect(answerKindOf("What is the name of Lena's brother?")).toBe('name');
   });
 
-  it('leaves frames whose answers are as often common words: who, which, where, when, how many', () => {
-    for (const q of ['Who did John go to yoga with?', 'Which activity does Nate enjoy?', 'Where did they meet?', 'When is the party?', 'How many times has John hurt his ankle?', 'What is Aiko allergic to?', 'Is the colour of the sea blue?']) {
+  it('leaves frames whose answers are as often common words or the memory\'s own date: who, which, where, when did, how many', () => {
+    for (const q of ['Who did John go to yoga with?', 'Which activity does Nate enjoy?', 'Where did they meet?', 'When did Caroline go to the support group?', 'How many times has John hurt his ankle?', 'What is Aiko allergic to?', 'Is the colour of the sea blue?']) {
       expect(answerKindOf(q), q).toBeUndefined();
     }
+  });
+
+  it('asks for a time when something happens, is due or recurs', () => {
+    for (const q of ['When is the party?', "when's bub due again", 'what day does the new roster usually come out', 'What time is the jummah talk these days', 'remind me when ana sees her diabetes doctor', 'wat days is netball practice', 'when do i have to pay the landlord']) {
+      expect(answerKindOf(q), q).toBe('time');
+    }
+    // A birthday's date is a date, not any time ("every spring" is no birthday).
+    expect(answerKindOf('When is Musa’s birthday?')).toBe('date');
   });
 });
 
@@ -72,6 +80,15 @@ describe('offersAnswer', () => {
     }
   });
 
+  it('finds a time in a date, a weekday, an hour, a season or a frequency; not in a span of distance or a name', () => {
+    for (const text of ['The mail plane comes every Wednesday.', 'Her rent is due on the 5th.', 'The khutbah starts at 1:15 in winter.', 'Trainings are Tuesday and Thursday after school.', 'Lambing starts mid-April.', 'The vet only comes out on Thursdays.', 'Kirrily is due on 11 February.', 'I swim at 6am.']) {
+      expect(offersAnswer('time', answerFactsOf(text), none), text).toBe(true);
+    }
+    for (const text of ['Ana has type 1 diabetes and wears an insulin pump.', 'I drive a UAZ van out to the herders, sometimes 200 km in a day.', "Tahiry calls Mireille 'Bebe'."]) {
+      expect(offersAnswer('time', answerFactsOf(text), none), text).toBe(false);
+    }
+  });
+
   it('takes the question’s names and the pool’s subject as known, never as the answer', () => {
     const texts = ['Emma swims every morning.', 'Emma taught history.', 'Emma has a cat.', 'Emma lives in Lund.'];
     const known = knownNames("What's the name of Emma's cat?", texts.map(answerFactsOf));
@@ -98,6 +115,15 @@ describe('the ranker and the kind of answer', () => {
     expect(off?.score ?? 0).toBeGreaterThan(on?.score ?? 1);
     const red = ranked("What colour is Jonas's road bike?", [fact('red', 'Jonas rides a red road bike to work.', 0.55)]).get('red');
     expect(red?.score ?? 0).toBeGreaterThan(on?.score ?? 1);
+  });
+
+  it('discounts a memory that names no time for a question when something happens', () => {
+    const diabetes = fact('diabetes', 'Ana has type 1 diabetes and wears an insulin pump.', 0.6);
+    const visit = fact('visit', 'I take Ana to her endocrinologist in Tbilisi on 21 September.', 0.55);
+    const byId = ranked('remind me when ana sees her diabetes doctor', [diabetes, visit]);
+    expect(byId.get('diabetes')?.parts?.answer).toBe(0);
+    expect(byId.get('visit')?.parts?.answer).toBe(1);
+    expect(byId.get('visit')?.score ?? 0).toBeGreaterThan(byId.get('diabetes')?.score ?? 1);
   });
 
   it('keeps the memory that holds the answer, and a turn whose neighbour holds it', () => {

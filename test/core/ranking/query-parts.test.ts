@@ -54,7 +54,7 @@ describe('queryParts', () => {
     expect(parts).toEqual(['Hey! Long day at the hospital. Can you remind me where Marta lives?', 'Can you remind me where Marta lives?']);
   });
 
-  it('reads a question with the statements before it, and alone unless it points back at them', () => {
+  it('reads a question with the statements before it, and alone unless it points back at them and names nothing', () => {
     // It points back, so not alone as typed; alone with the name it points at.
     expect(queryParts('Hana turns eight soon. What is she into?')).toEqual([
       'Hana turns eight soon. What is she into?',
@@ -79,7 +79,12 @@ describe('queryParts', () => {
     expect(queryParts('Good morning! The vet called about a refill for Chispa. What is she on again?')).toContain('What is Chispa on again?');
     // "this weekend" points at the calendar; "this" alone points back.
     expect(queryParts('Brutal shift, the scanner broke down twice. Am I on call this weekend?')).toContain('Am I on call this weekend?');
-    expect(queryParts('Mum made a cake with walnuts. Can I eat this?')).not.toContain('Can I eat this?');
+    expect(queryParts('Mum made a cake with walnuts. Is that ok?')).not.toContain('Is that ok?');
+    // Pointing back at something while naming what it asks about, it stands alone too; naming nothing, it does not.
+    expect(queryParts('My toe is sore after the game, we had a few lagers. is this the gout thing again')).toContain('is this the gout thing again');
+    expect(queryParts("just landed, 9 hrs and my head is pounding. what's the med i usually take for these")).toContain("what's the med i usually take for these");
+    expect(queryParts("the nurse asked what kind of diabetes i've got and i blanked. which one is it")).not.toContain('which one is it');
+    expect(queryParts('I want to send my parents a parcel. Where do they live again?')).not.toContain('Where do they live again?');
     // Elsewhere "you" still points back (at the assistant's view of what was said): not alone.
     expect(queryParts('Felix is coming over. What do you think he likes?')).not.toContain('What do you think he likes?');
   });

@@ -168,4 +168,10 @@ describe('askedClause: the question inside a sentence that says more', () => {
     expect(readSentences('Ugh, what a day. What do I drive?').filter((s) => s.kind !== 'small-talk').map((s) => s.text)).toEqual(['What do I drive?']);
     expect(readSentences('What a lovely surprise!').map((s) => s.kind)).toEqual(['small-talk']);
   });
+
+  it('reads asking after the assistant\'s day as small talk', () => {
+    expect(readSentences("Which exam am I studying for? Anyway, how's your day?").map((s) => s.kind)).toEqual(['question', 'small-talk', 'small-talk']);
+    expect(readSentences('hows ur weekend going').map((s) => s.kind)).toEqual(['small-talk']);
+    expect(readSentences('How was your day?').map((s) => s.kind)).toEqual(['small-talk']);
+  });
 });

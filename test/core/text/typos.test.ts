@@ -79,6 +79,11 @@ describe('correctTypos with common words, where the memories hold no word that c
     expect(correctTypos(typed, vocabulary, known, commonWordsFrom)).toBeUndefined();
   });
 
+  it('leaves a word beside one written with letters English has not: it is that language\'s too', () => {
+    expect(correctTypos('Góðan morgun. The twins are asking how old the dog is', vocabulary, known, commonWordsFrom)).toBeUndefined();
+    expect(correctTypos('Góðan morgun. what race am I trainnig for', vocabulary, known, commonWordsFrom)).toBe('Góðan morgun. what race am I training for');
+  });
+
   it('prefers a word of the memories to a common word: a lower-case name typed wrong is theirs', () => {
     expect(correctTypos('is dougiee coming', vocabularyOf(['Dougie has a meat allergy.']), known, commonWordsFrom)).toBe('is dougie coming');
   });
