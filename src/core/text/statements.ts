@@ -36,7 +36,7 @@ const SMALL_TALK_WORDS = new Set(
     'hallo servus moin tschüss danke dir ihnen vielen dank ja nein guten gute schönen schönes tag morgen abend nacht noch ' +
     'ciao buongiorno buonasera grazie ' +
     'olá ola obrigado obrigada tchau ' +
-    'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace ' +
+    'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace buena bueno aight muy amable ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
     'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna'
   ).split(' '),
@@ -46,15 +46,15 @@ const SMALL_TALK_WORDS = new Set(
  * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
  * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
  */
-const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy fam love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga'.split(' '));
+const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy boss fam love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga'.split(' '));
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)? help(?:s|ed|ful)\b|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
 const QUESTION_TAIL = /\b(?:(?:what|when|where|who|which|how)|(?:what|which)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
 /** A sentence that opens like a question, with or without its mark (common typos too: "wich", "wat"). */
-const QUESTION_OPENING = /^(?:(?:until|till|since)\s+when|whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)\b/iu;
+const QUESTION_OPENING = /^(?:(?:until|till|since)\s+when|whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)(?![\p{L}\p{N}])/iu;
 
 /** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
 const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|sort out|arrange|put together|come up with|figure out|work out|map out|such mir|suche|plane|schlag mir|empfiehl|organisier|buche|buch mir|finde|hilf mir|zeig mir|mach mir|gib mir|sag mir|busca|búscame|buscame|planifica|planea|organiza|organízame|organizame|recomienda|recomiéndame|recomiendame|sugiere|sugiéreme|reserva|resérvame|encuentra|encuéntrame|ayúdame|ayudame|dime|hazme|dame|prepara|prepárame|elige|escoge|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
@@ -68,6 +68,14 @@ const INDIRECT_QUESTION = /\b(?:lost track of|forget|forgot|can't remember|cant 
  * ("lives in Porto, where she teaches", "Kauri, who's 9").
  */
 const ASKS_AFTER_COMMA = /(?:,|\s[-\u2013\u2014])\s*(?:so\s+|and\s+|but\s+)?(?:(?:until|till|since|by)\s+when|what|how|what's|whats|when's|whens|where's|wheres|(?:when\s+)?(?:is|are|was|were|do|does|did|has|have|can|will)\s+(?:it|he|she|they|that|there|i|you|we)\b)\b[^,]*$/iu;
+
+/**
+ * A question word before an inverted auxiliary and its subject, anywhere in the sentence: only a question orders
+ * words so ("the dog's meds when do i give them", "mum's flight what time does it land"); a relative clause does not
+ * ("the day when I give them").
+ */
+const INVERTED_QUESTION =
+  /(?<![\p{L}'’])(?:(?:when|where|how|who|(?:what|which)(?:\s+\p{L}+)?)\s+(?:do|does|did|is|are|am|was|were|can|could|should|will|would|has|have)|(?:what|where|when|how|who)['’]?s)\s+(?:i|we|you|he|she|they|it)(?![\p{L}'’])/iu;
 
 /** A question word in place of the answer: "ezinne does what for work", "the party is when". */
 // Not a clause that follows it ("She is who she is.", "That was what I wanted.").
@@ -207,7 +215,7 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (/[?？¿]/u.test(sentence)) return 'question';
   if (REQUEST.test(text)) return 'request';
   if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
-  if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text) || ASKED_IN_PLACE.test(text) || ASK_FRAME.test(text)) return 'question';
+  if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text) || ASKED_IN_PLACE.test(text) || ASK_FRAME.test(text) || INVERTED_QUESTION.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
   if (!readAsEnglish(text, tokens)) {
     // Chinese and Japanese ask with a particle as often as with a mark, and write a whole sentence as one "word".

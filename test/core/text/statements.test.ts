@@ -111,7 +111,7 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
   });
 
   it('reads every memory of the chat sets as a statement, and keeps nothing of their plain and unanswerable messages', () => {
-    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-de-es']) {
+    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-check-14', 'chat-check-15', 'chat-de-es']) {
       const data = loadEvalData(`${DATA}${name}`);
       expect(data.memories.filter((m) => statementsOf(m.text) !== m.text).map((m) => m.text)).toEqual([]);
       const asked = data.queries.filter((q) => q.category === 'plain' || q.category === 'unanswerable');
@@ -167,6 +167,25 @@ describe('askedClause: the question inside a sentence that says more', () => {
   it('reads an exclamation that opens like a question as small talk', () => {
     expect(readSentences('Ugh, what a day. What do I drive?').filter((s) => s.kind !== 'small-talk').map((s) => s.text)).toEqual(['What do I drive?']);
     expect(readSentences('What a lovely surprise!').map((s) => s.kind)).toEqual(['small-talk']);
+  });
+
+  it('reads a question whose words are inverted anywhere in the sentence as a question ("the dog\'s meds when do i give them")', () => {
+    for (const text of ["the dog's meds when do i give them", "Kasia's flight what time does it land", 'the puffer he uses whats it called']) {
+      expect(readSentences(text).map((s) => s.kind), text).toEqual(['question']);
+    }
+    // A relative clause is not inverted.
+    expect(readSentences('I give them their meds when they wake up.').map((s) => s.kind)).toEqual(['statement']);
+  });
+
+  it('reads a sentence that opens with a word that merely starts like a question word as what it is ("Doña")', () => {
+    expect(statementsOf('Doña Candelaria turns 80 on 8 November.')).toBe('Doña Candelaria turns 80 on 8 November.');
+  });
+
+  it('reads thanks and praise for the help as small talk, in the languages mixed into chat', () => {
+    for (const text of ['dyakuyu! that really helped', 'thank you, very helpful as always', 'ok gracias muy amable', 'aight, thanks boss', 'buena, gracias po']) {
+      expect(statementsOf(text), text).toBeUndefined();
+      expect(readSentences(text).every((s) => s.kind === 'small-talk'), text).toBe(true);
+    }
   });
 
   it('reads asking after the assistant\'s day as small talk', () => {
