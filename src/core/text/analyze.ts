@@ -146,8 +146,11 @@ function votesOf(script: Script, candidates: readonly Language[]): { others: Lan
   return known;
 }
 
-/** Common English words that are also function words elsewhere: no evidence of the other language. */
-const DEFAULT_HOMOGRAPHS = new Set(['ya', 'em', 'son', 'die', 'was', 'will', 'also', 'so', 'man', 'war', 'hat', 'bin', 'see', 'fast', 'kind', 'come', 'con', 'per', 'plus', 'still', 'here']);
+/**
+ * Common English words that are also function words elsewhere: no evidence of the other language. With English as
+ * chat types it: "u" (you; Spanish "or"), "wat" (what; Dutch).
+ */
+const DEFAULT_HOMOGRAPHS = new Set(['ya', 'em', 'son', 'die', 'was', 'will', 'also', 'so', 'man', 'war', 'hat', 'bin', 'see', 'fast', 'kind', 'come', 'con', 'per', 'plus', 'still', 'here', 'u', 'wat']);
 
 /** Analyses a text: its language (given, or detected) and its words. */
 export function analyzeText(text: string, language?: Language): TextAnalysis {

@@ -22,6 +22,13 @@ describe('detectLanguage', () => {
     expect(detectLanguage('Kenji Tanaka, Fukuoka.')).toBe('en');
   });
 
+  it('reads English as chat types it as English: "u" and "wat" are no Spanish or Dutch by themselves', () => {
+    expect(detectLanguage('wat days is netball practice')).toBe('en');
+    expect(detectLanguage('lol ok thank u po')).toBe('en');
+    expect(detectLanguage('Wat is de naam van de hond?')).toBe('nl');
+    expect(detectLanguage('Tengo que ir u olvidarlo')).toBe('es');
+  });
+
   it.each([
     ['小明对花生过敏。', 'zh'],
     ['田中さんはどこで働いていますか？', 'ja'],
