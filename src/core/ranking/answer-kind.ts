@@ -35,12 +35,13 @@ export function answerKindOf(query: string): AnswerKind | undefined {
 }
 
 /**
- * When something happens, is due or recurs ("when's bub due", "what day does the roster come out", "remind me when
- * Ana sees her doctor"): a memory that names no time of any kind does not say ("Ana has type 1 diabetes."). Not
- * "when did ...": its answer is often the day the memory was stored, not a time in its text.
+ * When something happens, is due or recurs, how long it lasts or how often ("when's bub due", "what day does the
+ * roster come out", "remind me when Ana sees her doctor", "how long is Dougie away each stint"): a memory that names
+ * no time of any kind does not say ("Ana has type 1 diabetes."). Not "when did ...": its answer is often the day the
+ * memory was stored, not a time in its text.
  */
 const WHEN_NOW =
-  /^(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+when\s+(?!(?:did|was|were|had)\b|\S+\s+(?:last|first)\b)|(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+)?(?:when(?:['’]s| is| are| does| do| will| should| can| am)|what (?:day|days|date|time)|which (?:day|days|date)|wat (?:day|days|time))\b)/u;
+  /^(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+when\s+(?!(?:did|was|were|had)\b|\S+\s+(?:last|first)\b)|(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+)?(?:when(?:['’]s| is| are| does| do| will| should| can| am)|what (?:day|days|date|time)|which (?:day|days|date)|wat (?:day|days|time)|how (?:long|often))\b)/u;
 /** A time of any kind besides a date: a weekday, a time of day, a season or a feast, a frequency, a span. */
 const TIME_WORDS = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
 

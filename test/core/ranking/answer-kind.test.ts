@@ -31,7 +31,7 @@ describe('answerKindOf', () => {
   });
 
   it('asks for a time when something happens, is due or recurs', () => {
-    for (const q of ['When is the party?', "when's bub due again", 'what day does the new roster usually come out', 'What time is the jummah talk these days', 'remind me when ana sees her diabetes doctor', 'wat days is netball practice', 'when do i have to pay the landlord']) {
+    for (const q of ['When is the party?', "when's bub due again", 'what day does the new roster usually come out', 'What time is the jummah talk these days', 'remind me when ana sees her diabetes doctor', 'wat days is netball practice', 'when do i have to pay the landlord', 'how long is dougie away each stint', 'How often does Mum visit?']) {
       expect(answerKindOf(q), q).toBe('time');
     }
     // A birthday's date is a date, not any time ("every spring" is no birthday).
