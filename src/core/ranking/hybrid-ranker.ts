@@ -9,7 +9,7 @@ import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offers
 import { asksGeneral } from './general.js';
 import { frameCoveredBy, frameStemsOf, intentNames, intentsOf, type Intent } from './intents.js';
 import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativeOfNamed, relativesOf, type Relation } from './relatives.js';
-import { asksAboutNow, stripQuestionFrame } from './question.js';
+import { asksAboutNow, stripQuestionFrame, stripRequestFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
 import { speakAsUser, speaksAsSelf } from './self.js';
@@ -560,10 +560,11 @@ export class HybridRanker implements Ranker {
       ...(implied?.settles === undefined
         ? {}
         : { settles: { answers: implied.settles, relations: GROUP.test(message) ? 'anyone' : relationsIn(message), ...(implied.about ? { person: implied.about.toLowerCase() } : {}) } }),
-      embedText: stripQuestionFrame(query),
+      embedText: stripQuestionFrame(stripRequestFrame(query)),
       language: analysis.language,
-      // Chat fillers ("these days", "remind me") ask nothing of the memory (text/fillers.ts).
-      terms: termsOf(this.params.dropFillers && analysis.language === 'en' ? analyzeText(withoutFillers(query)) : analysis, MAX_QUERY_TERMS),
+      // Chat fillers ("these days", "remind me") and a request's frame ("help me plan") ask nothing of the memory
+      // (text/fillers.ts, question.ts).
+      terms: termsOf(this.params.dropFillers && analysis.language === 'en' ? analyzeText(withoutFillers(stripRequestFrame(query))) : analysis, MAX_QUERY_TERMS),
       vectorK: k,
       textK: k,
       perTerm: Math.max(this.params.perTerm, k),

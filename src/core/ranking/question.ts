@@ -36,6 +36,22 @@ export function stripQuestionFrame(query: string): string {
   return rest.length > 0 ? rest : query;
 }
 
+/**
+ * The frame of a request to the assistant ("help me plan ...", "any ideas for ...", "can you suggest ..."). Like a
+ * question's frame it asks nothing of the memory: its words are missing from every right memory, and they pull the
+ * request's vector towards other requests.
+ */
+const REQUEST_FRAME =
+  /^(?:(?:hey|hi|ok|okay|so|right)[\s,]+)?(?:please\s+)?(?:(?:can|could|would|will) you\s+)?(?:please\s+)?(?:help me(?: to)?(?:\s+(?:plan|organi[sz]e|sort out|figure out|work out|put together|come up with|think of|choose|pick|find|make|write|get ready for))?|(?:give me|i need|i want|got|any|some)\s+(?:ideas|suggestions|tips|recommendations)(?:\s+(?:for|on|about))?|(?:suggest|recommend)(?:\s+(?:me|us))?|find\s+(?:me|us)|plan|organi[sz]e|ideas\s+(?:for|on))\s+/iu;
+
+/** A request without its frame ("help me plan a birthday party for my boy" -> "a birthday party for my boy"). */
+export function stripRequestFrame(query: string): string {
+  const frame = REQUEST_FRAME.exec(query);
+  if (frame === null) return query;
+  const rest = query.slice(frame[0].length).replace(/[?!.\s]+$/u, '');
+  return rest.length > 0 ? rest : query;
+}
+
 /** Words that ask about the present state of things ("Where does Lena live now?", "her current job"). */
 const PRESENT_CUES = /\b(now|nowadays|currently|current|these days|at the moment|at present|still|anymore|any more|latest|most recent(ly)?|today)\b/iu;
 
