@@ -1,4 +1,4 @@
-import { isStopWordIn, words } from '../text/analyze.js';
+import { foldLatin, isStopWordIn, words } from '../text/analyze.js';
 import { withoutFillers } from '../text/fillers.js';
 import { escapeRegExp } from '../text/regexp.js';
 import { askedClause, readSentences } from '../text/statements.js';
@@ -6,6 +6,7 @@ import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 import { intentsOf } from './intents.js';
 import { oneRelativeIn } from './relatives.js';
 import { knownEnglishWord } from './lexicon/known-words.js';
+import { commonWordsFrom } from './lexicon/common-words.js';
 import type { ScoredCandidate } from './types.js';
 
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
@@ -73,12 +74,16 @@ const AFTER_OBJECT = /^\s+(?:to|for|about|with|again|up|out|in|on|at|from|into|n
 
 /**
  * The question with "he", "she", "him", "his", "her" read as the one person its context names (namesIn: the first
- * capitalised word of a sentence counts when it is no common word, so "Mum's check-up went fine." names "Mum");
+ * capitalised word of a sentence counts when it is no common word: "Long day" names nobody, "Felix is coming" names
+ * Felix, and "Mum's check-up went fine." names the relative, "my mum");
  * undefined when the context names nobody or several, or the question has no such pronoun or names someone itself.
  */
 export function withNameFor(question: string, context: string): string | undefined {
   if ([...namesIn(question.replace(/^\P{L}*\p{L}/u, (m) => m.toLowerCase()))].some((n) => n !== 'i')) return undefined;
-  const capitalised = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n));
+  // A sentence's first word is capitalised whatever it is: a common English word there names nobody ("Long day, ...",
+  // "Rough night, Em was up ...").
+  const opening = sentenceOpenings(context);
+  const capitalised = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n) && !(opening.has(n) && isCommonWord(n)));
   // Chat types names in lower case too ("kamande came home late again"): a sentence's first word no English reader
   // knows, where none is capitalised.
   const names = capitalised.length > 0 ? capitalised : lowerCaseNamesIn(context);
@@ -98,6 +103,21 @@ export function withNameFor(question: string, context: string): string | undefin
     return `${possessive ? `${name}'s` : name}${next ?? ''}`;
   });
   return changed ? out : undefined;
+}
+
+/** The first words of a text's sentences, lower case. */
+function sentenceOpenings(context: string): Set<string> {
+  const openings = new Set<string>();
+  for (const sentence of context.split(/[.!?;]\s+|\n+/u)) {
+    const first = /^\s*["'“‘(]*(\p{L}+)/u.exec(sentence)?.[1];
+    if (first !== undefined) openings.add(foldLatin(first.toLowerCase()));
+  }
+  return openings;
+}
+
+/** A word of everyday English (lexicon/common-words.ts): WordNet's lexicon also knows "Felix" and "Ibrahim". */
+function isCommonWord(word: string): boolean {
+  return commonWordsFrom(word.charAt(0)).includes(word);
 }
 
 /** Sentences' first words in lower case that are no word the English reader knows ("njoroge wants to join ..."). */

@@ -155,8 +155,15 @@ describe('fuseRankings', () => {
 describe('withNameFor: "he" and "her" as the one person the message named', () => {
   it('reads the pronoun as the name, a possessive as its possessive', () => {
     expect(withNameFor('What does he do again?', 'Felix is coming over tonight.')).toBe('What does Felix do again?');
-    expect(withNameFor("What's her condition called again?", "Mum's check-up went fine.")).toBe("What's Mum's condition called again?");
+    expect(withNameFor("What's her condition called again?", "Mum's check-up went fine.")).toBe("What's my mum's condition called again?");
     expect(withNameFor('Should I ask her about it?', 'Marta called.')).toBe('Should I ask Marta about it?');
+  });
+
+  it('reads no common word that opens a sentence as a name ("Long day, ...", "Rough night, Em was up ...")', () => {
+    expect(withNameFor("What's his job again?", 'Long day, my feet are killing me. Chinonso just called.')).toBe("What's Chinonso's job again?");
+    expect(withNameFor("When's his birthday again?", 'Bore da! Rough night, Em was up twice with cramps.')).toBe("When's Em's birthday again?");
+    // A name WordNet also knows is still a name there.
+    expect(withNameFor('What does he do again?', 'Hey. Felix is coming over tonight.')).toBe('What does Felix do again?');
   });
 
   it('leaves the question when the message names nobody, several people, or the question names someone itself', () => {
