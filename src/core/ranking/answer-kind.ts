@@ -42,8 +42,8 @@ export function answerKindOf(query: string): AnswerKind | undefined {
  */
 const WHEN_NOW =
   /^(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+when\s+(?!(?:did|was|were|had)\b|\S+\s+(?:last|first)\b)|(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+)?(?:when(?:['’]s| is| are| does| do| will| should| can| am)|what (?:day|days|date|time)|which (?:day|days|date)|wat (?:day|days|time)|how (?:long|often))\b)/u;
-/** A time of any kind besides a date: a weekday, a time of day, a season or a feast, a frequency, a span. */
-const TIME_WORDS = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
+/** A time of any kind besides a date: a weekday, a time of day, a season or a feast, a year, a frequency, a span. */
+const TIME_WORDS = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|(?:19|20)\d\d|since|ago|once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|several|couple of)\s+(?:days?|hours?|hrs?|minutes?|mins?|nights?)|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
 
 const COLOURS = new Set(
   `red orange yellow green blue purple violet pink brown black white grey gray silver gold golden beige navy teal

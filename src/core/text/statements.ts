@@ -16,10 +16,11 @@ export interface MessageSentence {
 }
 
 /** Sentence ends: . ! ? and their full-width forms, or a line break; "Dr." and "9.5" do not end a sentence. */
-const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e|\p{Lu})\.)(?<=[.!?。！？…])\s+|\n+/u;
+// Not after a title or an initial, nor "No." before its number ("School No. 12").
+const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e|\p{Lu})\.)(?<=[.!?。！？…])(?!(?<=\b(?:No|Nr|Apt|Vol)\.)\s+\d)\s+|\n+/u;
 
 /** Words that open a sentence without being its content: "Oh, ...", "Actually, ...", "Btw ...". */
-const LEAD_IN = /^(?:(?:oh|ah|well|so|and|but|also|btw|by the way|actually|anyway|anyways|ok|okay|right|yes|yeah|no|nope|hmm|um|fyi|ps|p\.s\.|wait|hang on|hold on|you know)\b[\s,:;.!-]*)+/iu;
+const LEAD_IN = /^(?:(?:oh|ah|well|so|and|but|also|btw|by the way|actually|anyway|anyways|ok|okay|right|yes|yeah|no|nope|hmm|um|fyi|ps|p\.s\.|wait|hang on|hold on|you know|roughly|approximately|approx)\b[\s,:;.!-]*)+/iu;
 
 /** An explicit "remember this": what follows is the statement ("Remember that I'm vegan." keeps "I'm vegan."). */
 const REMEMBER = /^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|just so you know|for your information)(?:\s+that)?\b[\s,:]*/iu;
@@ -32,11 +33,11 @@ const SMALL_TALK_WORDS = new Set(
     'no nope lol lmao haha hahaha hehe ugh phew wow oops hmm um bye goodbye cya see later soon sorry welcome ' +
     'anyway right alright fine np man dude meh whatever monday tuesday wednesday thursday friday saturday sunday' +
     ' hola buenas buenos dias días noches tardes gracias muchas adios adiós vale hasta luego pronto mañana jaja jajaja genial perfecto ' +
-    'bonjour salut bonsoir merci oui non ' +
+    'bonjour salut bonsoir merci oui non bien à plus ' +
     'hallo servus moin tschüss danke dir ihnen vielen dank ja nein guten gute schönen schönes tag morgen abend nacht noch ' +
     'ciao buongiorno buonasera grazie ' +
     'olá ola obrigado obrigada tchau ' +
-    'merhaba selam hej tack yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace buena bueno aight muy amable ' +
+    'merhaba selam hej tack så mycket snäll děkuji dekuji medaase ameseginalehu yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace buena bueno aight muy amable ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
     'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna'
   ).split(' '),
@@ -46,10 +47,10 @@ const SMALL_TALK_WORDS = new Set(
  * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
  * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
  */
-const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy boss fam love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga'.split(' '));
+const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy boss fam du är dale sos una genia genio love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga'.split(' '));
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|you (?:do|did) (?:it )?all\b|you rock\b|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
 const QUESTION_TAIL = /\b(?:(?:what|when|where|who|which|how)|(?:what|which)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
@@ -200,7 +201,8 @@ function core(sentence: string): string {
 function smallTalk(piece: string): boolean {
   const text = core(piece);
   const tokens = words(text).map((w) => w.toLowerCase());
-  return tokens.every((w) => SMALL_TALK_WORDS.has(w) || SMALL_TALK_BESIDE.has(w)) || ABOUT_THE_CHAT.test(text);
+  // About the chat as typed too: "you are very kind" is not "are very kind" once "you" is read as an opening.
+  return tokens.every((w) => SMALL_TALK_WORDS.has(w) || SMALL_TALK_BESIDE.has(w)) || ABOUT_THE_CHAT.test(text) || ABOUT_THE_CHAT.test(piece.trim());
 }
 
 function kindOf(sentence: string): MessageSentence['kind'] {
@@ -209,11 +211,13 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   // Emoji, "!!!", or only greetings, thanks and interjections.
   if (smallTalk(text)) return 'small-talk';
   // "bless you baby, that's all i needed": every comma-separated piece is small talk.
-  if (text.includes(',') && text.split(',').every((piece) => piece.trim() === '' || smallTalk(piece))) return 'small-talk';
+  // Split as typed: reading the openings off first would leave "do all" of "medaase, you do all".
+  if (sentence.includes(',') && sentence.split(',').every((piece) => piece.trim() === '' || smallTalk(piece))) return 'small-talk';
   // "What a day!", "what a week": an exclamation, not a question.
   if (EXCLAMATION.test(text)) return 'small-talk';
   if (/[?？¿]/u.test(sentence)) return 'question';
-  if (REQUEST.test(text)) return 'request';
+  // "vet phone number pls": a terse request, with its "please" at the end.
+  if (REQUEST.test(text) || /(?<![\p{L}])(?:pls|plz|please)[\s.!]*$/iu.test(text)) return 'request';
   if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
   if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text) || ASKED_IN_PLACE.test(text) || ASK_FRAME.test(text) || INVERTED_QUESTION.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));

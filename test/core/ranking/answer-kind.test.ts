@@ -81,7 +81,7 @@ describe('offersAnswer', () => {
   });
 
   it('finds a time in a date, a weekday, an hour, a season or a frequency; not in a span of distance or a name', () => {
-    for (const text of ['The mail plane comes every Wednesday.', 'Her rent is due on the 5th.', 'The khutbah starts at 1:15 in winter.', 'Trainings are Tuesday and Thursday after school.', 'Lambing starts mid-April.', 'The vet only comes out on Thursdays.', 'Kirrily is due on 11 February.', 'I swim at 6am.']) {
+    for (const text of ['The mail plane comes every Wednesday.', 'Her rent is due on the 5th.', 'The khutbah starts at 1:15 in winter.', 'Trainings are Tuesday and Thursday after school.', 'Lambing starts mid-April.', 'The vet only comes out on Thursdays.', 'Kirrily is due on 11 February.', 'I swim at 6am.', 'Malak has lived in Ghent since 2019.', 'The drive to Tórshavn takes three hours.', 'I see the physio twice a week.']) {
       expect(offersAnswer('time', answerFactsOf(text), none), text).toBe(true);
     }
     for (const text of ['Ana has type 1 diabetes and wears an insulin pump.', 'I drive a UAZ van out to the herders, sometimes 200 km in a day.', "Tahiry calls Mireille 'Bebe'."]) {

@@ -111,7 +111,7 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
   });
 
   it('reads every memory of the chat sets as a statement, and keeps nothing of their plain and unanswerable messages', () => {
-    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-check-14', 'chat-check-15', 'chat-de-es']) {
+    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-check-14', 'chat-check-15', 'chat-check-16', 'chat-check-17', 'chat-de-es']) {
       const data = loadEvalData(`${DATA}${name}`);
       expect(data.memories.filter((m) => statementsOf(m.text) !== m.text).map((m) => m.text)).toEqual([]);
       const asked = data.queries.filter((q) => q.category === 'plain' || q.category === 'unanswerable');
@@ -186,6 +186,22 @@ describe('askedClause: the question inside a sentence that says more', () => {
       expect(statementsOf(text), text).toBeUndefined();
       expect(readSentences(text).every((s) => s.kind === 'small-talk'), text).toBe(true);
     }
+  });
+
+  it('reads praise typed after thanks as small talk, however its pieces open ("medaase, you do all")', () => {
+    for (const text of ['medaase, you do all', 'děkuji, you are very kind', 'tack så mycket, du är snäll', 'merci bien, à plus']) {
+      expect(readSentences(text).every((s) => s.kind === 'small-talk'), text).toBe(true);
+    }
+    expect(statementsOf("Thanks, I'm vegan now.")).toBe("Thanks, I'm vegan now.");
+  });
+
+  it('reads a terse request with its "please" at the end, and a question after "roughly"', () => {
+    expect(readSentences('vet phone number pls').map((s) => s.kind)).toEqual(['request']);
+    expect(readSentences('roughly how many people live in kumasi').map((s) => s.kind)).toEqual(['question']);
+  });
+
+  it('does not end a sentence at "No." before its number', () => {
+    expect(statementsOf('My wife teaches English at School No. 12.')).toBe('My wife teaches English at School No. 12.');
   });
 
   it('reads asking after the assistant\'s day as small talk', () => {
