@@ -29,8 +29,9 @@ export function answerKindOf(query: string): AnswerKind | undefined {
   if ((/\bnames?\b/u.test(q) || /\b(?:what|which)\b[^.!?]*\bcalled\b/u.test(q)) && !COMMON_NAMED.test(q)) return 'name';
   // The date of a birthday or an anniversary is in the text, never the day the memory was stored (unlike "When did
   // Caroline go to the support group?", whose answer is often the memory's own date).
-  if (/^(?:when|what date|which day)\b/u.test(q) && /\b(?:birthdays?|anniversary|anniversaries|born|due date|name day)\b/u.test(q)) return 'date';
-  if (WHEN_NOW.test(q)) return 'time';
+  const terse = TERSE_WHEN.test(q);
+  if ((/^(?:when|what date|which day)\b/u.test(q) || terse) && /\b(?:birthdays?|b-?days?|anniversary|anniversaries|born|due date|name day)\b/u.test(q)) return 'date';
+  if (WHEN_NOW.test(q) || terse) return 'time';
   return undefined;
 }
 
@@ -42,6 +43,8 @@ export function answerKindOf(query: string): AnswerKind | undefined {
  */
 const WHEN_NOW =
   /^(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+when\s+(?!(?:did|was|were|had)\b|\S+\s+(?:last|first)\b)|(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+)?(?:when(?:['’]s| is| are| does| do| will| should| can| am)|what (?:day|days|date|time)|which (?:day|days|date)|wat (?:day|days|time)|how (?:long|often))\b)/u;
+/** The terse form chat types: the question word last ("agus bday when", "kristina's grad is which day"). */
+const TERSE_WHEN = /(?:^|\s)(?:when|what day|which day|what time|what date)\s*[?!.]*$/u;
 /** A time of any kind besides a date: a weekday, a time of day, a season or a feast, a year, a frequency, a span. */
 const TIME_WORDS = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|(?:19|20)\d\d|since|ago|once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|several|couple of)\s+(?:days?|hours?|hrs?|minutes?|mins?|nights?)|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
 

@@ -36,6 +36,10 @@ describe('answerKindOf', () => {
     }
     // A birthday's date is a date, not any time ("every spring" is no birthday).
     expect(answerKindOf('When is Musa’s birthday?')).toBe('date');
+    // Typed tersely, the question word last.
+    expect(answerKindOf('agus bday when')).toBe('date');
+    expect(answerKindOf("kristina's grad is which day")).toBe('time');
+    expect(answerKindOf("nethmi's exams, when?")).toBe('time');
   });
 });
 
