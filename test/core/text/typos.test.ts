@@ -45,8 +45,9 @@ describe('correctTypos: a typo read as the one word of the memories it is that c
     'what am I meant to avoid',
     "she's off to the dentist",
     'what time tonight',
-    // Capitalised: a name the memories do not hold is no typo of one they do.
-    'does Dougi like it?',
+    // Capitalised: a name two edits or a first letter away from the memories' is another name.
+    'does Dagi like it?',
+    'does Pougie like it?',
     // Another first letter is another word ("aight" is no "night").
     'aight when is it',
   ])('leaves %j alone', (typed) => {
@@ -82,6 +83,13 @@ describe('correctTypos with common words, where the memories hold no word that c
   it('leaves a word beside one written with letters English has not: it is that language\'s too', () => {
     expect(correctTypos('Góðan morgun. The twins are asking how old the dog is', vocabulary, known, commonWordsFrom)).toBeUndefined();
     expect(correctTypos('Góðan morgun. what race am I trainnig for', vocabulary, known, commonWordsFrom)).toBe('Góðan morgun. what race am I training for');
+  });
+
+  it('reads a capitalised name typed wrong as the memories\' name, capitalised, and never as a common word', () => {
+    expect(correctTypos('does Dougi like it?', vocabulary, known, commonWordsFrom)).toBe('does Dougie like it?');
+    expect(correctTypos("when is Dougei's birthday", vocabulary, known, commonWordsFrom)).toBe("when is Dougie's birthday");
+    // "Trainnig" at a sentence's start is capitalised too: only a word of the memories, so left here.
+    expect(correctTypos('Trainnig starts when?', vocabulary, known, commonWordsFrom)).toBeUndefined();
   });
 
   it('prefers a word of the memories to a common word: a lower-case name typed wrong is theirs', () => {
