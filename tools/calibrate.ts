@@ -5,7 +5,7 @@
  *   npm run calibrate -- --model NAME [--model-dir DIR] [--data DIR[,DIR...]] [--max-users N] [--out FILE]
  *                           [--cache .tmp/eval-embeddings.json]   (use-lite only: vectors from the tuning cache)
  *
- * Without --data it uses the evaluation suite's sets (tools/eval/suite.ts) but the check-only ones (chat-check, chat-check-2, chat-check-3, chat-check-4, chat-check-5, chat-check-6, chat-check-7, chat-check-8, chat-check-9, chat-check-10, chat-check-11, chat-check-12, chat-check-13, chat-check-14, chat-check-15, chat-check-16, chat-check-17). The default output is the file beside
+ * Without --data it uses the evaluation suite's sets (tools/eval/suite.ts) but the check-only ones (`checkOnly` in a set's set.json: `chat-check` and `chat-check-N`). The default output is the file beside
  * the model's own files (`<model-dir>/<model>/agent-memory-calibration.json`), or for `use-lite` the built-in
  * `src/core/ranking/calibrations/use-lite.json`.
  */

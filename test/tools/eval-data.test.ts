@@ -152,12 +152,13 @@ const CHAT_KINDS = ['plain', 'multi-sentence', 'implicit', 'unanswerable'];
 const AGENT_NOTE = /^(?:(?:The )?user(?:'s)?|(?:Der|Die) Nutzer(?:in)?s?|(?:El|La) usuari[oa])\b/iu;
 const FIRST_PERSON = /(?<![\p{L}'])(?:I|I'm|I've|I'd|my|me|[Ii]ch|[Mm]ein|[Mm]eine|[Mm]ir|[Mm]ich|[Mm]i|[Mm]e|[Yy]o|[Jj]uego)(?![\p{L}'])/u;
 const NAME_MEMORY = /^(?:My name is|User's name is|Ich heiße|Me llamo|El usuario se llama) /;
-/** People a set has at least: the German and Spanish set is the smaller one. */
-const MIN_PEOPLE: Record<(typeof CHAT_SETS)[number], number> = { chat: 10, 'chat-check': 6, 'chat-check-2': 10, 'chat-check-3': 10, 'chat-check-4': 10, 'chat-check-5': 10, 'chat-check-6': 10, 'chat-check-7': 10, 'chat-check-8': 10, 'chat-check-9': 10, 'chat-check-10': 10, 'chat-check-11': 10, 'chat-check-12': 10, 'chat-check-13': 10, 'chat-check-14': 10, 'chat-check-15': 10, 'chat-check-16': 10, 'chat-check-17': 10, 'chat-de-es': 4 };
-/** The user-id mark of the chat sets after the first ones: `u-chat2-*` to `u-chat7-*`. */
-const USER_PREFIX: Partial<Record<(typeof CHAT_SETS)[number], string>> = { 'chat-check-2': '2', 'chat-check-3': '3', 'chat-check-4': '4', 'chat-check-5': '5', 'chat-check-6': '6', 'chat-check-7': '7', 'chat-check-8': '8', 'chat-check-9': '9', 'chat-check-10': '10', 'chat-check-11': '11', 'chat-check-12': '12', 'chat-check-13': '13', 'chat-check-14': '14', 'chat-check-15': '15', 'chat-check-16': '16', 'chat-check-17': '17' };
+/** People a set has at least: 10, fewer in the first check set and the German and Spanish one. */
+const FEWER_PEOPLE: Readonly<Record<string, number>> = { 'chat-check': 6, 'chat-de-es': 4 };
+const minPeopleOf = (name: string): number => FEWER_PEOPLE[name] ?? 10;
+/** The user-id mark of the numbered chat check sets: `u-chat2-*` for `chat-check-2`, and so on. */
+const userPrefixOf = (name: string): string => /^chat-check-(\d+)$/u.exec(name)?.[1] ?? '';
 /** The check-only chat sets, written after the tuning set with other people: never tuned on. */
-const CHAT_CHECK_SETS = ['chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-check-14', 'chat-check-15', 'chat-check-16', 'chat-check-17'];
+const CHAT_CHECK_SETS: string[] = CHAT_SETS.filter((name) => /^chat-check(?:-\d+)?$/u.test(name));
 
 describe.each(CHAT_SETS)('%s', (name) => {
   const dir = `${DATA}${name}`;
@@ -171,10 +172,10 @@ describe.each(CHAT_SETS)('%s', (name) => {
   });
 
   it('has its people with 15+ memories and 12 messages each, with unique ids of the set layout', () => {
-    expect(users.length).toBeGreaterThanOrEqual(MIN_PEOPLE[name]);
+    expect(users.length).toBeGreaterThanOrEqual(minPeopleOf(name));
     expect(new Set(data.queries.map((q) => q.userId))).toEqual(new Set(users));
     for (const user of users) {
-      expect(user).toMatch(new RegExp(`^u-chat${USER_PREFIX[name] ?? ''}-[a-z]+-[a-z]+$`));
+      expect(user).toMatch(new RegExp(`^u-chat${userPrefixOf(name)}-[a-z]+-[a-z]+$`));
       expect(byUser(data.memories, user).length).toBeGreaterThanOrEqual(15);
       expect(byUser(data.queries, user)).toHaveLength(12);
     }

@@ -15,7 +15,7 @@ export interface EvalSet {
   exhaustive: boolean;
   /** One row in the table for each category of question as well as the set's own (the chat sets: one a kind of message). */
   rowPerCategory: boolean;
-  /** Measured, never fitted or tuned on: `tuningSets()` leaves it out (`chat-check`, `chat-check-2`, `chat-check-3`, `chat-check-4`, `chat-check-5`, `chat-check-6`, `chat-check-7`, `chat-check-8`, `chat-check-9`, `chat-check-10`, `chat-check-11`, `chat-check-12`, `chat-check-13`, `chat-check-14`, `chat-check-15`, `chat-check-16`, `chat-check-17`). */
+  /** Measured, never fitted or tuned on: `tuningSets()` leaves it out (`chat-check` and `chat-check-N`). */
   checkOnly: boolean;
 }
 
@@ -49,8 +49,8 @@ const dataDir = join(repoRoot, 'tools', 'eval', 'data');
 
 /**
  * Chat messages over one user's memories written in three styles (third person, first person, agent notes):
- * `tools/eval/data/chat/` is for tuning, `chat-check/`, `chat-check-2/`, `chat-check-3/`, `chat-check-4/`, `chat-check-5/`, `chat-check-6/`, `chat-check-7/`, `chat-check-8/`, `chat-check-9/`, `chat-check-10/`, `chat-check-11/`, `chat-check-12/`, `chat-check-13/`, `chat-check-14/`, `chat-check-15/`, `chat-check-16/` and `chat-check-17/` (other
- * people, other phrasings) only for checking, and `chat-de-es/` the same in German and Spanish. Each has one row per kind of
+ * `tools/eval/data/chat/` is for tuning, `chat-check/` and `chat-check-N/` (other people, other phrasings) only for
+ * checking, and `chat-de-es/` the same in German and Spanish. Each has one row per kind of
  * message: plain, multi-sentence, implicit, unanswerable.
  */
 /** Our English fact sets (invented people, exhaustive gold), in table order. */

@@ -1,6 +1,6 @@
 /**
  * Tuning harness: evaluates ranker variants through the real recall pipeline (MemoryService over SQLite) with
- * embeddings from a cache, on every set of the suite at once but the check-only ones (chat-check, chat-check-2, chat-check-3, chat-check-4, chat-check-5, chat-check-6, chat-check-7, chat-check-8, chat-check-9, chat-check-10, chat-check-11, chat-check-12, chat-check-13, chat-check-14, chat-check-15, chat-check-16, chat-check-17), in seconds per variant. Not the source of the
+ * embeddings from a cache, on every set of the suite at once but the check-only ones (`checkOnly` in a set's set.json: `chat-check` and `chat-check-N`), in seconds per variant. Not the source of the
  * reported figures (`npm run eval` is: it stores through the real service).
  *
  *   node --import tsx tools/eval/tune.ts [--data DIR[,DIR...]] [--variants FILE.json] [--max-users N]

@@ -41,12 +41,15 @@ export function answerKindOf(query: string): AnswerKind | undefined {
  * no time of any kind does not say ("Ana has type 1 diabetes."). Not "when did ...": its answer is often the day the
  * memory was stored, not a time in its text.
  */
-const WHEN_NOW =
-  /^(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+when\s+(?!(?:did|was|were|had)\b|\S+\s+(?:last|first)\b)|(?:(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)\s+)?(?:when(?:['’]s| is| are| does| do| will| should| can| am)|what (?:day|days|date|time)|which (?:day|days|date)|wat (?:day|days|time)|how (?:long|often))\b)/u;
+const ASKED_OF_MEMORY = String.raw`(?:(?:can you )?(?:remind|tell) me|do you know|i forget|i forgot)`;
+const WHEN_NOW = new RegExp(
+  String.raw`^(?:${ASKED_OF_MEMORY}\s+when\s+(?!(?:did|was|were|had)\b|\S+\s+(?:last|first)\b)|(?:${ASKED_OF_MEMORY}\s+)?(?:when(?:['’]s| is| are| does| do| will| should| can| am)|what (?:day|days|date|time)|which (?:day|days|date)|wat (?:day|days|time)|how (?:long|often))\b)`,
+  'u',
+);
 /** The terse form chat types: the question word last ("agus bday when", "kristina's grad is which day"). */
 const TERSE_WHEN = /(?:^|\s)(?:when|what day|which day|what time|what date)\s*[?!.]*$/u;
-/** A time of any kind besides a date: a weekday, a time of day, a season or a feast, a year, a frequency, a span. */
-const TIME_WORDS = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|(?:19|20)\d\d|since|ago|once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|several|couple of)\s+(?:days?|hours?|hrs?|minutes?|mins?|nights?)|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
+/** A time of any kind besides a date or a weekday (isCalendarWord): a time of day, a season or a feast, a year, a frequency, a span. */
+const TIME_WORDS = /\b(?:weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|(?:19|20)\d\d|since|ago|once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|several|couple of)\s+(?:days?|hours?|hrs?|minutes?|mins?|nights?)|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
 
 const COLOURS = new Set(
   `red orange yellow green blue purple violet pink brown black white grey gray silver gold golden beige navy teal
@@ -144,7 +147,7 @@ export function answerFactsOf(text: string): AnswerFacts {
     names,
     colour: all.some((w) => COLOURS.has(w)),
     date,
-    time: date || TIME_WORDS.test(text),
+    time: date || all.some(isCalendarWord) || TIME_WORDS.test(text),
     number:
       /[$€£¥]/u.test(text) ||
       /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) ||

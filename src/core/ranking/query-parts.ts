@@ -6,7 +6,7 @@ import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 import { intentsOf } from './intents.js';
 import { oneRelativeIn } from './relatives.js';
 import { knownEnglishWord } from './lexicon/known-words.js';
-import { commonWordsFrom } from './lexicon/common-words.js';
+import { isCommonWord } from './lexicon/common-words.js';
 import type { ScoredCandidate } from './types.js';
 
 /** Parts of one message recalled at most: each costs a search and a ranking (all are embedded in one batch). */
@@ -81,7 +81,7 @@ const AFTER_OBJECT = /^\s+(?:to|for|about|with|again|up|out|in|on|at|from|into|n
 export function withNameFor(question: string, context: string): string | undefined {
   if ([...namesIn(question.replace(/^\P{L}*\p{L}/u, (m) => m.toLowerCase()))].some((n) => n !== 'i')) return undefined;
   // A sentence's first word is capitalised whatever it is: a common English word there names nobody ("Long day, ...",
-  // "Rough night, Em was up ...").
+  // "Rough night, Em was up ..."); common, since WordNet's lexicon also knows "Felix" and "Ibrahim".
   const opening = sentenceOpenings(context);
   const capitalised = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n) && !(opening.has(n) && isCommonWord(n)));
   // Chat types names in lower case too ("kamande came home late again"): a sentence's first word no English reader
@@ -113,11 +113,6 @@ function sentenceOpenings(context: string): Set<string> {
     if (first !== undefined) openings.add(foldLatin(first.toLowerCase()));
   }
   return openings;
-}
-
-/** A word of everyday English (lexicon/common-words.ts): WordNet's lexicon also knows "Felix" and "Ibrahim". */
-function isCommonWord(word: string): boolean {
-  return commonWordsFrom(word.charAt(0)).includes(word);
 }
 
 /** Sentences' first words in lower case that are no word the English reader knows ("njoroge wants to join ..."). */

@@ -34,6 +34,11 @@ export function words(text: string): string[] {
   );
 }
 
+/** `word` with the first letter capitalised where `typed` starts with a capital ("Rafas" -> "Rafa's", "Dougi" -> "Dougie"). */
+export function inCaseOf(typed: string, word: string): string {
+  return /^\p{Lu}/u.test(typed) ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+}
+
 /** Latin letters without their accents ("café" -> "cafe"); other scripts as they are (a Hangul syllable must not decompose). */
 export function foldLatin(word: string): string {
   // eslint-disable-next-line no-control-regex

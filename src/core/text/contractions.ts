@@ -7,6 +7,8 @@
  * Only forms that chat rarely means as another word ("cant" and "wont" are words, seldom typed as such); "its",
  * "ill", "id", "were", "well", "wed", "shell", "hell" and "lets" stay as typed.
  */
+import { inCaseOf } from './analyze.js';
+
 const CONTRACTIONS: Readonly<Record<string, string>> = {
   im: "I'm",
   ive: "I've",
@@ -54,6 +56,6 @@ export function withApostrophes(text: string): string {
     const restored = CONTRACTIONS[word.toLowerCase()];
     if (restored === undefined) return word;
     if (restored.startsWith('I')) return restored;
-    return /^\p{Lu}/u.test(word) ? restored.charAt(0).toUpperCase() + restored.slice(1) : restored;
+    return inCaseOf(word, restored);
   });
 }

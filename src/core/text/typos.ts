@@ -15,7 +15,7 @@
  * ones 0.899 -> 0.895 (a name the memories lack read as one they hold).
  */
 
-import { foldLatin } from './analyze.js';
+import { foldLatin, inCaseOf } from './analyze.js';
 
 const WORD = /[\p{L}]+(?:['\u2019][\p{L}]+)?/gu;
 
@@ -154,7 +154,7 @@ export function correctTypos(
       const written = vocabularyNow().get(base) ?? (!capitalised && known(base) ? base : undefined);
       if (written !== undefined) {
         changed = true;
-        return `${capitalised ? written.charAt(0).toUpperCase() + written.slice(1) : written}'s`;
+        return `${inCaseOf(word, written)}'s`;
       }
     }
     // A word of the memories or a word the reader knows: as typed.
@@ -173,7 +173,7 @@ export function correctTypos(
     }
     if (best === undefined) return typed;
     changed = true;
-    return (capitalised ? best.charAt(0).toUpperCase() + best.slice(1) : best) + possessive;
+    return inCaseOf(word, best) + possessive;
   });
   return changed ? corrected : undefined;
 }

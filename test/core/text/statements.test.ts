@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadEvalData } from '../../../tools/eval/dataset.js';
+import { CHAT_SETS } from '../../../tools/eval/suite.js';
 import { askedClause, readSentences, statementsOf } from '../../../src/core/text/statements.js';
 
 const DATA = new URL('../../../tools/eval/data/', import.meta.url).pathname;
@@ -111,7 +112,7 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
   });
 
   it('reads every memory of the chat sets as a statement, and keeps nothing of their plain and unanswerable messages', () => {
-    for (const name of ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-check-14', 'chat-check-15', 'chat-check-16', 'chat-check-17', 'chat-de-es']) {
+    for (const name of CHAT_SETS) {
       const data = loadEvalData(`${DATA}${name}`);
       expect(data.memories.filter((m) => statementsOf(m.text) !== m.text).map((m) => m.text)).toEqual([]);
       const asked = data.queries.filter((q) => q.category === 'plain' || q.category === 'unanswerable');

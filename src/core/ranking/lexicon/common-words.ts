@@ -21,3 +21,11 @@ export function commonWordsFrom(letter: string): readonly string[] {
   }
   return byFirstLetter.get(letter) ?? [];
 }
+
+let all: Set<string> | undefined;
+
+/** Whether `word` (lower case) is a common English word ("long" is, "felix" is not, though WordNet knows Felix). */
+export function isCommonWord(word: string): boolean {
+  all ??= new Set([...'abcdefghijklmnopqrstuvwxyz'].flatMap((letter) => commonWordsFrom(letter)));
+  return all.has(word);
+}
