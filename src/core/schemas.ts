@@ -494,6 +494,12 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Added because another part of the message found this memory too (parts that agree).'),
+    standing: z
+      .number()
+      .optional()
+      .describe(
+        'For a message typed as people type it (not one clean question): added for the first memory by its margin over the next, taken off another by its distance below the first (how far a memory stands from the user\'s other memories).',
+      ),
     path: z
       .enum(['semantic', 'words'])
       .optional()

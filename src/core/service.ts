@@ -532,7 +532,7 @@ export class MemoryService {
         rankings[a.i] = betterOf(rankings[a.i] ?? [], again[j] ?? [], a.self);
       });
     }
-    return rankings.length === 1 ? (rankings[0] ?? []) : this.#ranker.fuse(parts, rankings);
+    return this.#ranker.fuse(parts, rankings);
   }
 
   async forget(caller: Caller, id: unknown): Promise<DeleteResult> {

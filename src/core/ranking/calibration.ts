@@ -30,6 +30,11 @@ export const modelCalibrationSchema = z
      * others the words carry the evidence and `foreignKnots` map it to the score.
      */
     languages: z.array(z.string().min(1)).min(1).optional(),
+    /**
+     * For a message typed as people type it: how much a memory's score moves by its standing among the user's
+     * other memories (ranking/standing.ts); 0 or absent: not at all.
+     */
+    standing: z.number().min(0).max(2).optional(),
     /** The score map of the words-only path (a query or memory in a language the model does not understand). */
     foreignKnots: z.array(knot).min(2).optional(),
     /** What it was fitted on and when, for the reader. */

@@ -13,6 +13,7 @@ import { asksAboutNow, stripQuestionFrame, stripRequestFrame } from './question.
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
 import { impliedParts, type ImpliedPart } from './needs.js';
 import { speakAsUser, speaksAsSelf } from './self.js';
+import { standsOut, withStanding } from './standing.js';
 import { analyzeText, isStopWordIn, stemIn, termsOf, words as queryWords } from '../text/analyze.js';
 import type { Language } from '../text/languages.js';
 import { isPartOf } from '../text/parts.js';
@@ -160,6 +161,13 @@ export interface RankerParams {
    * sets, whose rules were written under full agreement, lose 0.011-0.055 of hit.
    */
   nestedAgreement: number;
+  /**
+   * For a message typed as people type it (not one clean question, text/statements.ts isCleanQuestion) in a language
+   * the model understands: each memory's score moves by standing x (its score - the best of the other memories'),
+   * so the first rises by its margin and the rest fall by their distance below it (standing.ts). The model's
+   * calibration's (0: off).
+   */
+  standing: number;
   /** Whether a request about food is also recalled as the questions it implies (needs.ts: allergies, diet). */
   impliedNeeds: boolean;
   /**
@@ -287,6 +295,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   // their hit rate. A memory far below the best match is rarely what the asker meant (the order never changes).
   bestGap: 0.5,
   calibration: DEFAULT_CALIBRATION.knots,
+  standing: DEFAULT_CALIBRATION.standing ?? 0,
   languages: modelLanguages(DEFAULT_CALIBRATION),
   foreignSemanticWeight: 0,
   // Words-only path, fitted on the suite's fact sets in eight languages (0.5 -> 0.75: hit at the defaults 0.528 ->
@@ -334,6 +343,7 @@ export function paramsFor(calibration: ModelCalibration, overrides: Partial<Rank
     cosineFloor: calibration.cosineFloor,
     cosineCeiling: calibration.cosineCeiling,
     calibration: calibration.knots,
+    standing: calibration.standing ?? 0,
     languages: modelLanguages(calibration),
     foreignCalibration: calibration.foreignKnots ?? calibration.knots,
     ...overrides,
@@ -548,7 +558,12 @@ export class HybridRanker implements Ranker {
   }
 
   fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[] {
-    return fuseRankings(parts, rankings, compareScored, this.params.partAgreement, this.params.nestedAgreement);
+    const p = this.params;
+    const fused = rankings.length === 1 ? [...(rankings[0] ?? [])] : fuseRankings(parts, rankings, compareScored, p.partAgreement, p.nestedAgreement);
+    const message = parts[0] ?? '';
+    const language = analyzeText(message).language;
+    const understood = p.languages === 'all' || language === 'und' || p.languages.includes(language);
+    return p.standing > 0 && understood && standsOut(message) ? withStanding(fused, p.standing) : fused;
   }
 
   plan(query: string, limit: number, message: string = query): QueryPlan {

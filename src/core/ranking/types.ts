@@ -55,7 +55,7 @@ export interface Ranker {
    * memory scores by the part it answers best. One part: the message is one query.
    */
   parts(query: string): string[];
-  /** The parts' rankings (in the order of `parts`) as one, best first. */
+  /** The parts' rankings (in the order of `parts`; one for a message of one part) as one, best first. */
   fuse(parts: readonly string[], rankings: readonly (readonly ScoredCandidate[])[]): ScoredCandidate[];
   /**
    * The parts read as an agent's note about the user ("what am I allergic to?" -> "what is user allergic to?",

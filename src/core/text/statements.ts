@@ -267,6 +267,20 @@ export function readSentences(message: string): MessageSentence[] {
   return sentences;
 }
 
+/**
+ * Whether a message is one clean question, as the suite's fact sets ask them ("What does Aiko do for a living?"): one
+ * sentence that opens with a capital (or in a script without case) and ends in a question mark. What people type
+ * into a chat ("whats mick do for a crust", "Hi! Can I eat soba?", "dentist when") is not.
+ */
+export function isCleanQuestion(message: string): boolean {
+  const text = message.trim();
+  if (!/[?？؟]$/u.test(text)) return false;
+  if (text.split(SENTENCE_END).filter((sentence) => sentence.trim().length > 0).length !== 1) return false;
+  // The first letter, after an opening mark ("¿Dónde ...?"): a capital, or a letter of a script without case.
+  const first = /^[\p{P}\s]*(\p{L})/u.exec(text)?.[1];
+  return first !== undefined && (/\p{Lu}/u.test(first) || first.toLowerCase() === first.toUpperCase());
+}
+
 function capitalised(text: string): string {
   const trimmed = text.trim();
   return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);

@@ -143,11 +143,12 @@ describe('fuseRankings', () => {
     expect(two?.score).toBeCloseTo(0.6 + 0.7 * 0.5 * 0.4, 10);
   });
 
+  // standing 0: these messages are typed, and standing (standing.test.ts) would move the fused scores.
   it('is what HybridRanker.fuse does with its partAgreement and nestedAgreement', () => {
     const rankings = [[scored('m1', 0.6)], [scored('m1', 0.5)]];
-    expect(new HybridRanker({ partAgreement: 0 }).fuse(['w', 'a'], rankings)[0]?.score).toBe(0.6);
-    expect(new HybridRanker({ partAgreement: 0.7, nestedAgreement: 1 }).fuse(['w', 'a'], rankings)[0]?.score).toBeCloseTo(0.6 + 0.7 * 0.5 * 0.4, 10);
-    expect(new HybridRanker({ partAgreement: 0.7, nestedAgreement: 0.5 }).fuse(['a b', 'a'], rankings)[0]?.score).toBeCloseTo(0.6 + 0.7 * 0.25 * 0.4, 10);
+    expect(new HybridRanker({ partAgreement: 0, standing: 0 }).fuse(['w', 'a'], rankings)[0]?.score).toBe(0.6);
+    expect(new HybridRanker({ partAgreement: 0.7, nestedAgreement: 1, standing: 0 }).fuse(['w', 'a'], rankings)[0]?.score).toBeCloseTo(0.6 + 0.7 * 0.5 * 0.4, 10);
+    expect(new HybridRanker({ partAgreement: 0.7, nestedAgreement: 0.5, standing: 0 }).fuse(['a b', 'a'], rankings)[0]?.score).toBeCloseTo(0.6 + 0.7 * 0.25 * 0.4, 10);
     expect(new HybridRanker().parts('Hi! What is my name?')).toEqual(['Hi! What is my name?', 'What is my name?']);
   });
 });

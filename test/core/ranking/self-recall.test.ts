@@ -48,7 +48,8 @@ describe('a first-person question over facts stored about the user', () => {
 
   it('lifts the notes and third-person facts by selfLift (explain.selfLift)', async () => {
     const [lifted, plain] = await Promise.all(
-      [1.1, 1].map((selfLift) => withHashService({ selfLift }, 'ines', NOTES, (s) => recallAll(s, 'what am I allergic to?'))),
+      // standing 0: the typed question's first memory would rise to 1 either way (standing.ts).
+      [1.1, 1].map((selfLift) => withHashService({ selfLift, standing: 0 }, 'ines', NOTES, (s) => recallAll(s, 'what am I allergic to?'))),
     );
     const note = lifted?.memories.find((m) => m.text.startsWith('User is allergic'));
     expect(note?.explain?.selfLift).toBe(1.1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadEvalData } from '../../../tools/eval/dataset.js';
 import { CHAT_SETS } from '../../../tools/eval/suite.js';
-import { askedClause, readSentences, statementsOf } from '../../../src/core/text/statements.js';
+import { askedClause, isCleanQuestion, readSentences, statementsOf } from '../../../src/core/text/statements.js';
 
 const DATA = new URL('../../../tools/eval/data/', import.meta.url).pathname;
 
@@ -210,4 +210,17 @@ describe('askedClause: the question inside a sentence that says more', () => {
     expect(readSentences('hows ur weekend going').map((s) => s.kind)).toEqual(['small-talk']);
     expect(readSentences('How was your day?').map((s) => s.kind)).toEqual(['small-talk']);
   });
+});
+
+describe('isCleanQuestion: one question as the fact sets ask it', () => {
+  it.each(['What does Aiko do for a living?', 'When is Musa\'s birthday?', '¿Dónde vive Marta?', '王芳的女儿几岁了？', 'Where does Dr. Okafor work?'])('%j is clean', (message) => {
+    expect(isCleanQuestion(message)).toBe(true);
+  });
+
+  it.each(['whats mick do for a crust', 'what am I allergic to?', 'What does Mick do', 'Hi! What does Mick do?', 'dentist when', 'I\'m vegan. What can I cook?', '3 kids?', '', '?'])(
+    '%j is typed as people type',
+    (message) => {
+      expect(isCleanQuestion(message)).toBe(false);
+    },
+  );
 });

@@ -1,0 +1,60 @@
+import { isCleanQuestion, readSentences } from '../text/statements.js';
+import type { ScoredCandidate, ScoreParts } from './types.js';
+
+/**
+ * How far a memory stands from the user's other memories for a typed message, as evidence of its own.
+ *
+ * The score map was fitted on clean questions (LoCoMo, LongMemEval, the people-facts sets: "What does Aiko do for a
+ * living?"), where the words a question shares with its answer carry most of the evidence. What people type into a
+ * chat ("whats mick do for a crust", "the dog's meds when do i give them") shares fewer words with the memory that
+ * answers it, so the right memory often ranks first but scores 0.55-0.70: the map reads it as less sure than it is.
+ * What does not depend on the wording is how far that memory stands above the same user's other memories. So, for a
+ * typed message, with s1 and s2 the two best scores:
+ *
+ * - the first memory rises by its margin, as a second part's agreement lifts it: s1 + standing x (s1 - s2) x (1 - s1);
+ * - every other memory falls by its distance below the first: s x (1 - standing x (s1 - s)), at least 0.
+ *
+ * The order never changes, and no score leaves [0, 1]. The first memory does not rise where nothing stands beside it
+ * (a lone memory, or two tied first), nor where a rule already found it no answer (the kind of answer asked is
+ * missing, it is about someone else, it meets the question through a name only, the question is about the world, it
+ * is itself a question): the margin of a near miss is no evidence.
+ *
+ * Fitted on the read chat sets (the model's calibration: calibrations/use-lite.json). Clean questions keep the map as
+ * fitted for them: at USE-lite's standing they would lose hits where several memories answer (LoCoMo turns 0.705 ->
+ * 0.641, facts 0.740 -> 0.704) and people-facts its unanswerable questions answered with nothing (0.538 -> 0.462).
+ */
+export function withStanding(ranked: readonly ScoredCandidate[], standing: number): ScoredCandidate[] {
+  const first = ranked[0];
+  if (standing <= 0 || first === undefined) return [...ranked];
+  const top = first.score;
+  // Nothing beside it (a lone memory) or a tie: no margin.
+  const second = ranked[1]?.score ?? top;
+  const lift = noAnswer(first.parts) ? 0 : standing * (top - second) * (1 - top);
+  return ranked.map((s) => {
+    const score = s.score === top ? Math.min(1, top + lift) : s.score * Math.max(0, 1 - standing * (top - s.score));
+    if (score === s.score) return s;
+    return { ...s, score, ...(s.parts ? { parts: { ...s.parts, standing: Math.round((score - s.score) * 10_000) / 10_000 } } : {}) };
+  });
+}
+
+/**
+ * Whether a message's scores move by their standing: it is typed as people type it (not one clean question), and it
+ * asks or states something (a message of small talk only, "diolch cariad, that's me sorted", needs no memory: the one
+ * that stands out is merely the nearest).
+ */
+export function standsOut(message: string): boolean {
+  return !isCleanQuestion(message) && readSentences(message).some((sentence) => sentence.kind !== 'small-talk');
+}
+
+/** A rule of the ranker judged the memory no answer to the question (hybrid-ranker.ts discounts). */
+function noAnswer(parts: ScoreParts | undefined): boolean {
+  if (parts === undefined) return false;
+  return (
+    parts.answer === 0 ||
+    parts.nameOnly !== undefined ||
+    parts.otherPerson !== undefined ||
+    parts.otherRelative !== undefined ||
+    parts.general !== undefined ||
+    parts.question !== undefined
+  );
+}
