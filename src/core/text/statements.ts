@@ -39,7 +39,7 @@ const SMALL_TALK_WORDS = new Set(
     'olá ola obrigado obrigada tchau ' +
     'merhaba selam hej tack så mycket snäll děkuji dekuji medaase ameseginalehu yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace buena bueno aight muy amable ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
-    'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna'
+    'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna qujanaq biri'
   ).split(' '),
 );
 
@@ -47,18 +47,29 @@ const SMALL_TALK_WORDS = new Set(
  * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
  * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
  */
-const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy boss fam du är dale sos una genia genio love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga'.split(' '));
+const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy boss fam du är dale sos una genia genio love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga che crack un va si'.split(' '));
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
+/** Thanks to someone by a name or a pet name, and a blessing: "thank you putt, god bless", "thanks hun". */
+const THANKS_TO = /^(?:thank\s+you|thank\s+u|thanks|thx|ty|cheers|ta|gracias|grazie|merci|danke|obrigad[oa])\s+[\p{L}'’]+[\s.!]*$/iu;
+
 const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|you (?:do|did) (?:it )?all\b|you rock\b|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear))/iu;
 
-/** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where"). */
-const QUESTION_TAIL = /\b(?:(?:what|when|where|who|which|how)|(?:what|which)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
+/** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where", "starts wen"). */
+const QUESTION_TAIL = /\b(?:(?:what|wat|when|wen|where|wher|who|which|wich|how)|(?:what|wat|which|wich)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
 /** A sentence that opens like a question, with or without its mark (common typos too: "wich", "wat"). */
 const QUESTION_OPENING = /^(?:(?:until|till|since)\s+when|whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)(?![\p{L}\p{N}])/iu;
 
+/**
+ * A sentence that opens like a question but states something: a clause of time before its main clause ("When it
+ * rains hard the crossing floods, so ...", "When we fly to Nuuk I book the morning flight"), or "anything" as the
+ * subject of a verb ("Anything too spicy wrecks my stomach"). Without a question mark, and with no question word after.
+ */
+const SUBORDINATE_FIRST =
+  /^(?:(?:when|whenever)\s+(?:i|we|he|she|they|it|you|my|our|his|her|their|the|a)\s|(?:anything|everything|something)\s+(?:[\p{L}'’]+\s+){0,3}?(?:(?!this\b|his\b|plus\b|less\b|us\b)[a-z]{2,}s|is|was)\s)(?!.*\b(?:what|where|which|how|who|should i|can i|do i|did i|remind me|tell me|can you|could you)\b)/iu;
+
 /** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
-const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|sort out|arrange|put together|come up with|figure out|work out|map out|such mir|suche|plane|schlag mir|empfiehl|organisier|buche|buch mir|finde|hilf mir|zeig mir|mach mir|gib mir|sag mir|busca|búscame|buscame|planifica|planea|organiza|organízame|organizame|recomienda|recomiéndame|recomiendame|sugiere|sugiéreme|reserva|resérvame|encuentra|encuéntrame|ayúdame|ayudame|dime|hazme|dame|prepara|prepárame|elige|escoge|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
+const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|sort out|arrange|put together|come up with|figure out|work out|map out|such mir|suche|plane|schlag mir|empfiehl|organisier|buche|buch mir|finde|hilf mir|zeig mir|mach mir|gib mir|sag mir|busca|búscame|buscame|planifica|planea|organiza|organízame|organizame|recomienda|recomiéndame|recomiendame|sugiere|sugiéreme|reserva|resérvame|encuentra|encuéntrame|ayúdame|ayudame|dime|hazme|dame|prepara|prepárame|elige|escoge|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|need (?:a|an|some|more|new)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;
 
 /** A question put as a statement: "i've lost track of when they're doing my hip", "I forget what mum's on". */
 const INDIRECT_QUESTION = /\b(?:lost track of|forget|forgot|can't remember|cant remember|can not remember|don't remember|dont remember|not sure|wondering)\s+(?:what|when|where|who|which|how|if|whether)\b/iu;
@@ -202,7 +213,12 @@ function smallTalk(piece: string): boolean {
   const text = core(piece);
   const tokens = words(text).map((w) => w.toLowerCase());
   // About the chat as typed too: "you are very kind" is not "are very kind" once "you" is read as an opening.
-  return tokens.every((w) => SMALL_TALK_WORDS.has(w) || SMALL_TALK_BESIDE.has(w)) || ABOUT_THE_CHAT.test(text) || ABOUT_THE_CHAT.test(piece.trim());
+  return (
+    tokens.every((w) => SMALL_TALK_WORDS.has(w) || SMALL_TALK_BESIDE.has(w)) ||
+    ABOUT_THE_CHAT.test(text) ||
+    ABOUT_THE_CHAT.test(piece.trim()) ||
+    THANKS_TO.test(piece.trim())
+  );
 }
 
 function kindOf(sentence: string): MessageSentence['kind'] {
@@ -218,7 +234,7 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (/[?？¿]/u.test(sentence)) return 'question';
   // "vet phone number pls": a terse request, with its "please" at the end.
   if (REQUEST.test(text) || /(?<![\p{L}])(?:pls|plz|please)[\s.!]*$/iu.test(text)) return 'request';
-  if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text)) return 'question';
+  if (QUESTION_OPENING.test(text) && !SUBJECT_FIRST.test(text) && !SUBORDINATE_FIRST.test(text)) return 'question';
   if (QUESTION_TAIL.test(text) || INDIRECT_QUESTION.test(text) || ASKED_IN_PLACE.test(text) || ASK_FRAME.test(text) || INVERTED_QUESTION.test(text)) return 'question';
   const content = tokens.filter((w) => !SMALL_TALK_WORDS.has(w));
   if (!readAsEnglish(text, tokens)) {

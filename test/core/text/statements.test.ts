@@ -35,6 +35,11 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     ['My aunt lives in Cádiz, where she grows lemons.', 'My aunt lives in Cádiz, where she grows lemons.'],
     ['I moved to Oslo, which was a big change.', 'I moved to Oslo, which was a big change.'],
     ['She is who she is, and Ana loves her for it.', 'She is who she is, and Ana loves her for it.'],
+    // A clause of time before the main clause, and "anything" as a subject, open like questions but state.
+    ['When it snows the back road closes, so Ana parks by the church.', 'When it snows the back road closes, so Ana parks by the church.'],
+    ['Whenever I fly I ask for an aisle seat.', 'Whenever I fly I ask for an aisle seat.'],
+    ['Anything with coriander tastes like soap to me, so I skip it.', 'Anything with coriander tastes like soap to me, so I skip it.'],
+    ['I need more sleep.', 'I need more sleep.'],
   ])('keeps the statement %j', (message, kept) => {
     expect(statementsOf(message)).toBe(kept);
   });
@@ -47,6 +52,18 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     'wat time is my dentist appointment',
     "my sister's bday is when again",
     'and Marta lives where',
+    'the school trip leaves wen',
+    'bin day is wich day',
+    // A need with no subject before its question is the question's context, not a fact.
+    'need new tyres for the van, which ones fit',
+    // Still questions: a time clause that asks, or that asks the assistant.
+    'When we get to Lyon what should I see first',
+    'When I get home remind me to ring the vet',
+    'Anything on this weekend',
+    // Thanks to someone by name or pet name, and thanks in more languages.
+    'thank you hun, god bless',
+    'gracias che, sos un genio',
+    'qujanaq, that helped',
     'suggest a restaurant for dinner with my sister',
     'Please book a table for two at 8.',
     'I need a restaurant for tonight.',
