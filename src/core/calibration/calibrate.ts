@@ -12,11 +12,12 @@ import type { Embedder } from '../embedder.js';
 import type { ModelCalibration } from '../ranking/calibration.js';
 import { DEFAULT_CALIBRATION } from '../ranking/calibration.js';
 import { HybridRanker, paramsFor } from '../ranking/hybrid-ranker.js';
+import { noAnswer, standsOut } from '../ranking/standing.js';
 import type { Candidate } from '../store.js';
 import { isLanguage, LANGUAGES } from '../text/languages.js';
 import type { App, MemoryRecord } from '../types.js';
 import { dot } from '../vector.js';
-import { cosineRange, decideLanguages, fitThreshold, knotsFor, meanAuc, SEPARATES_AUC, type SetOutcome } from './fit.js';
+import { cosineRange, decideLanguages, fitStanding, fitThreshold, knotsFor, meanAuc, SEPARATES_AUC, type SetOutcome, type TypedMessage, type TypedSet } from './fit.js';
 import type { CalibrationData, LabelledSet } from './labelled-sets.js';
 
 /** One row of the report: a language's verdict. */
@@ -167,12 +168,23 @@ export async function calibrateModel(embedder: Embedder, data: CalibrationData, 
       );
     }
   }
+  // Standing, for messages typed as people type them (ranking/standing.ts): ranked with the map just fitted.
+  let standing: number | undefined;
+  if (semanticSets.length > 0) {
+    const ranker = new HybridRanker(paramsFor({ model: info.model, ...range, knots, languages, standing: 0 }));
+    const fit = fitStanding(semanticSets.map((e) => typedOutcomes(e, ranker)));
+    if (fit !== undefined) {
+      standing = fit.standing;
+      options.onProgress?.(`standing for typed messages: ${fit.standing} (their balance ${fit.without.toFixed(3)} at 0, ${fit.balance.toFixed(3)} there)`);
+    }
+  }
   const foreignKnots = (DEFAULT_CALIBRATION.foreignKnots ?? DEFAULT_CALIBRATION.knots).map(([x, y]): [number, number] => [x, y]);
   const now = (options.now ?? (() => new Date()))();
   const calibration: ModelCalibration = {
     model: info.model,
     ...(semanticSets.length > 0 ? range : { cosineFloor: DEFAULT_CALIBRATION.cosineFloor, cosineCeiling: DEFAULT_CALIBRATION.cosineCeiling }),
     knots,
+    ...(standing === undefined ? {} : { standing }),
     languages,
     foreignKnots,
     fittedOn: `agent-memory calibrate: ${data.sets.map((s) => `${s.name} (${s.queries.length} questions)`).join(', ')} + ${data.offTopic.length} off-topic questions`,
@@ -231,4 +243,19 @@ function outcomeOf(e: EmbeddedSet, ranker: HybridRanker, offTopic: readonly { te
     for (const q of offTopic) offTopicTops.push(rank(userId, q.text, q.vector)[0]?.raw ?? 0);
   }
   return { answerable, unanswerable, offTopic: offTopicTops, exhaustive: e.set.exhaustive };
+}
+
+/** A set's messages typed as people type them (standsOut), each ranked over its person's memories at minScore 0. */
+function typedOutcomes(e: EmbeddedSet, ranker: HybridRanker): TypedSet {
+  const messages: TypedMessage[] = [];
+  e.set.queries.forEach((q, i) => {
+    if (!standsOut(q.query) || (q.gold.length === 0 && !q.unanswerable)) return;
+    const ranked = ranker.rank(q.query, ranker.plan(q.query, 5), candidatesFor(e, q.userId, e.questions[i] as Float32Array));
+    messages.push({
+      ranked: ranked.map((s) => ({ score: s.score, gold: q.gold.includes(s.candidate.memory.id) })),
+      firstIsNoAnswer: noAnswer(ranked[0]?.parts),
+      answerable: q.gold.length > 0,
+    });
+  });
+  return { messages, exhaustive: e.set.exhaustive };
 }

@@ -1,6 +1,6 @@
 /**
  * Fitting a model's score map from labelled outcomes: pure arithmetic over numbers the caller measured
- * (calibrate.ts embeds and ranks; this file only decides). Three decisions:
+ * (calibrate.ts embeds and ranks; this file only decides). Four decisions:
  *
  * - the cosine range that counts as semantic evidence: its floor the 80th percentile of the cosines between
  *   off-topic questions and memories (below it a cosine says nothing), its ceiling the 75th percentile of the
@@ -11,8 +11,12 @@
  *   the model);
  * - the raw evidence that maps to the default threshold 0.7: the one that best balances returning what answers
  *   against returning nothing else, every set weighing the same (as tools/calibration/fit.ts did by hand for
- *   USE-lite's built-in calibration).
+ *   USE-lite's built-in calibration);
+ * - how much a memory's standing among the user's other memories moves the score of a message typed as people type
+ *   it (ranking/standing.ts): the smallest standing whose balance on those messages is within 0.005 of the best.
  */
+
+import { standingScores } from '../ranking/standing.js';
 
 /** What recall returned for one labelled set at minScore 0, as raw evidence (the ranker's input to the map). */
 export interface SetOutcome {
@@ -155,4 +159,65 @@ export function knotsFor(knot: number): [number, number][] {
     [knot, 0.7],
     [round3(Math.max(knot * 2.5, 1.25)), 1],
   ];
+}
+
+/** One message typed as people type it (ranking/standing.ts standsOut), ranked with the fitted map, at minScore 0. */
+export interface TypedMessage {
+  /** Its scores best first (every candidate, since the second best decides the first's margin), and which are right. */
+  ranked: { score: number; gold: boolean }[];
+  /** A rule of the ranker found the first memory no answer: it does not rise. */
+  firstIsNoAnswer: boolean;
+  /** Something answers it (else it should get nothing). */
+  answerable: boolean;
+}
+
+/** One set's typed messages, and whether its labels list every right memory. */
+export interface TypedSet {
+  messages: TypedMessage[];
+  exhaustive: boolean;
+}
+
+/** The standings tried: 0 to 3 by 0.25. */
+export const STANDING_GRID: readonly number[] = Array.from({ length: 13 }, (_, i) => i * 0.25);
+
+/** A set's balance at the defaults (limit 5, 0.7) for its typed messages with `standing`, as setBalance measures it. */
+export function typedBalance(set: TypedSet, standing: number): number {
+  const returned = set.messages.map((m) => {
+    const scores = standingScores(
+      m.ranked.map((r) => r.score),
+      m.firstIsNoAnswer,
+      standing,
+    );
+    return m.ranked.slice(0, 5).filter((_, i) => (scores[i] ?? 0) >= 0.7);
+  });
+  const answerable = returned.filter((_, i) => set.messages[i]?.answerable === true);
+  const unanswerable = returned.filter((_, i) => set.messages[i]?.answerable === false);
+  const hit = answerable.length === 0 ? 0 : answerable.filter((top) => top.some((r) => r.gold)).length / answerable.length;
+  const rates: number[] = [];
+  const given = answerable.flat();
+  if (set.exhaustive && given.length > 0) rates.push(given.filter((r) => r.gold).length / given.length);
+  if (unanswerable.length >= MIN_RATE_QUESTIONS) rates.push(unanswerable.filter((top) => top.length === 0).length / unanswerable.length);
+  return mean([hit, ...(rates.length > 0 ? [mean(rates)] : [])]);
+}
+
+export interface StandingFit {
+  standing: number;
+  /** The mean balance over sets there, and at 0. */
+  balance: number;
+  without: number;
+}
+
+/**
+ * The standing for typed messages: the smallest whose mean balance over sets (every set with at least
+ * MIN_RATE_QUESTIONS answerable typed messages weighing the same) is within 0.005 of the best. The balance is flat past
+ * its rise, and a larger standing returns more to messages that need nothing (USE-lite's chat probe: wrapped
+ * unanswerable questions answered with nothing 0.726-0.774 at 1, 0.660-0.694 at 2). Undefined without such sets.
+ */
+export function fitStanding(sets: readonly TypedSet[]): StandingFit | undefined {
+  const measured = sets.filter((s) => s.messages.filter((m) => m.answerable).length >= MIN_RATE_QUESTIONS);
+  if (measured.length === 0) return undefined;
+  const curve = STANDING_GRID.map((standing) => ({ standing, value: mean(measured.map((set) => typedBalance(set, standing))) }));
+  const top = Math.max(...curve.map((c) => c.value));
+  const chosen = curve.find((c) => c.value >= top - 0.005) ?? { standing: 0, value: curve[0]?.value ?? 0 };
+  return { standing: chosen.standing, balance: chosen.value, without: curve[0]?.value ?? 0 };
 }

@@ -24,17 +24,29 @@ import type { ScoredCandidate, ScoreParts } from './types.js';
  * 0.641, facts 0.740 -> 0.704) and people-facts its unanswerable questions answered with nothing (0.538 -> 0.462).
  */
 export function withStanding(ranked: readonly ScoredCandidate[], standing: number): ScoredCandidate[] {
-  const first = ranked[0];
-  if (standing <= 0 || first === undefined) return [...ranked];
-  const top = first.score;
-  // Nothing beside it (a lone memory) or a tie: no margin.
-  const second = ranked[1]?.score ?? top;
-  const lift = noAnswer(first.parts) ? 0 : standing * (top - second) * (1 - top);
-  return ranked.map((s) => {
-    const score = s.score === top ? Math.min(1, top + lift) : s.score * Math.max(0, 1 - standing * (top - s.score));
+  const moved = standingScores(
+    ranked.map((s) => s.score),
+    noAnswer(ranked[0]?.parts),
+    standing,
+  );
+  return ranked.map((s, i) => {
+    const score = moved[i] ?? s.score;
     if (score === s.score) return s;
     return { ...s, score, ...(s.parts ? { parts: { ...s.parts, standing: Math.round((score - s.score) * 10_000) / 10_000 } } : {}) };
   });
+}
+
+/**
+ * The arithmetic of withStanding over scores sorted best first (the calibration fits `standing` with it): the first
+ * rises by its margin unless `firstIsNoAnswer`, the rest fall by their distance below it.
+ */
+export function standingScores(scores: readonly number[], firstIsNoAnswer: boolean, standing: number): number[] {
+  const top = scores[0];
+  if (standing <= 0 || top === undefined) return [...scores];
+  // Nothing beside it (a lone memory) or a tie: no margin.
+  const second = scores[1] ?? top;
+  const lift = firstIsNoAnswer ? 0 : standing * (top - second) * (1 - top);
+  return scores.map((score) => (score === top ? Math.min(1, top + lift) : score * Math.max(0, 1 - standing * (top - score))));
 }
 
 /**
@@ -47,7 +59,7 @@ export function standsOut(message: string): boolean {
 }
 
 /** A rule of the ranker judged the memory no answer to the question (hybrid-ranker.ts discounts). */
-function noAnswer(parts: ScoreParts | undefined): boolean {
+export function noAnswer(parts: ScoreParts | undefined): boolean {
   if (parts === undefined) return false;
   return (
     parts.answer === 0 ||

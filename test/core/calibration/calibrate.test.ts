@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { calibrateModel } from '../../../src/core/calibration/calibrate.js';
 import type { CalibrationData, LabelledSet } from '../../../src/core/calibration/labelled-sets.js';
 import type { EmbedKind, Embedder, EmbedderInfo } from '../../../src/core/embedder.js';
+import { STANDING_GRID } from '../../../src/core/calibration/fit.js';
 import { modelCalibrationSchema } from '../../../src/core/ranking/calibration.js';
 import { HashingEmbedder } from '../../../src/embeddings/hashing.js';
 
@@ -67,6 +68,21 @@ describe('calibrateModel', () => {
     expect(en?.path).toBe('semantic');
     expect(run.calibration.knots[1]?.[1]).toBe(0.7);
     expect(run.languages.find((l) => l.language === 'de')?.knots).toEqual(run.calibration.languages?.includes('*') ? run.calibration.knots : run.calibration.foreignKnots);
+  });
+
+  it('fits a standing for messages typed as people type them, and none from clean questions alone', async () => {
+    expect((await calibrateModel(new HashingEmbedder(), data)).calibration.standing).toBeUndefined();
+    const typed = factSet('chat-en', 'en', (who) => [
+      [`${who} plays violin in an orchestra.`, `hey what does ${who.toLowerCase()} play again`],
+      [`${who} is allergic to peanuts.`, `${who.toLowerCase()} allergic to what`],
+      [`${who} drives a red Volvo estate.`, `whats ${who.toLowerCase()} driving these days`],
+      [`${who} grew up in Lisbon near the harbour.`, `where did ${who.toLowerCase()} grow up`],
+    ]);
+    const progress: string[] = [];
+    const run = await calibrateModel(new HashingEmbedder(), { ...data, sets: [english, typed] }, { onProgress: (line) => progress.push(line) });
+    expect(STANDING_GRID).toContain(run.calibration.standing);
+    expect(modelCalibrationSchema.safeParse(run.calibration).success).toBe(true);
+    expect(progress.some((line) => line.startsWith(`standing for typed messages: ${run.calibration.standing} `))).toBe(true);
   });
 
   it('reads every language by its words for a model whose cosine separates nothing', async () => {

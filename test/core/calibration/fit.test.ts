@@ -4,11 +4,15 @@ import {
   auc,
   cosineRange,
   decideLanguages,
+  fitStanding,
   fitThreshold,
   knotsFor,
   meanAuc,
   setBalance,
+  STANDING_GRID,
+  typedBalance,
   type SetOutcome,
+  type TypedSet,
 } from '../../../src/core/calibration/fit.js';
 import { modelCalibrationSchema } from '../../../src/core/ranking/calibration.js';
 
@@ -144,5 +148,34 @@ describe('knotsFor', () => {
     expect(knotsFor(0.7)[2]).toEqual([1.75, 1]);
     const parsed = modelCalibrationSchema.safeParse({ model: 'm', cosineFloor: 0.2, cosineCeiling: 0.6, knots });
     expect(parsed.success).toBe(true);
+  });
+});
+
+describe('fitStanding', () => {
+  // The right memory first at 0.62, far ahead of the next (0.3); a message nothing answers, its first barely ahead.
+  const typed = (firstIsNoAnswer = false): TypedSet => ({
+    exhaustive: true,
+    messages: [
+      ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.62, gold: true }, { score: 0.3, gold: false }], firstIsNoAnswer, answerable: true })),
+      ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.6, gold: false }, { score: 0.58, gold: false }], firstIsNoAnswer: false, answerable: false })),
+    ],
+  });
+
+  it('measures the typed messages as setBalance does: hit, and the share right and empty', () => {
+    expect(typedBalance(typed(), 0)).toBe(0.5);
+    // 0.62 + 0.75 x 0.32 x 0.38 = 0.711: every right memory returned, nothing else, every unanswerable one empty.
+    expect(typedBalance(typed(), 0.75)).toBe(1);
+  });
+
+  it('takes the smallest standing within 0.005 of the best balance', () => {
+    expect(fitStanding([typed()])).toEqual({ standing: 0.75, balance: 1, without: 0.5 });
+    expect(STANDING_GRID[0]).toBe(0);
+    expect(STANDING_GRID.at(-1)).toBe(3);
+  });
+
+  it('keeps 0 where standing gains nothing (a near miss does not rise), and decides nothing without enough messages', () => {
+    expect(fitStanding([typed(true)])?.standing).toBe(0);
+    expect(fitStanding([{ exhaustive: true, messages: typed().messages.slice(0, 9) }])).toBeUndefined();
+    expect(fitStanding([])).toBeUndefined();
   });
 });
