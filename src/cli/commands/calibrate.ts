@@ -33,7 +33,7 @@ export async function calibrateCommand(config: RuntimeConfig, out: Output): Prom
     }
     const c = run.calibration;
     out.print(
-      `\nCosine range ${c.cosineFloor} to ${c.cosineCeiling}; the model's cosine counts for ${(c.languages ?? ['en']).includes('*') ? 'every language' : (c.languages ?? ['en']).join(', ')}, the words for the rest. ${formatCount(run.texts)} texts embedded in ${seconds(run.ms)}.`,
+      `\nCosine range ${c.cosineFloor} to ${c.cosineCeiling}; the model's cosine counts for ${(c.languages ?? ['en']).includes('*') ? 'every language' : (c.languages ?? ['en']).join(', ')}, the words for the rest. Standing for typed messages ${c.standing ?? 0}. ${formatCount(run.texts)} texts embedded in ${seconds(run.ms)}.`,
     );
     const builtIn = !resolveCalibration(info.model, config.modelDir).fallback;
     out.print(
