@@ -1,4 +1,4 @@
-import { isCleanQuestion, readSentences } from '../text/statements.js';
+import { asksOrStates, isCleanQuestion } from '../text/statements.js';
 import type { ScoredCandidate, ScoreParts } from './types.js';
 
 /**
@@ -55,7 +55,7 @@ export function standingScores(scores: readonly number[], firstIsNoAnswer: boole
  * that stands out is merely the nearest).
  */
 export function standsOut(message: string): boolean {
-  return !isCleanQuestion(message) && readSentences(message).some((sentence) => sentence.kind !== 'small-talk');
+  return !isCleanQuestion(message) && asksOrStates(message);
 }
 
 /** A rule of the ranker judged the memory no answer to the question (hybrid-ranker.ts discounts). */

@@ -257,7 +257,16 @@ function kindOf(sentence: string): MessageSentence['kind'] {
  * it; a sentence whose clauses end in a question ("I'm vegan, what can I cook?") is judged by its clauses.
  */
 export function readSentences(message: string): MessageSentence[] {
-  const sentences: MessageSentence[] = [];
+  return [...sentencesOf(message)];
+}
+
+/** Whether a message asks or states anything: a sentence that is not small talk (read until the first one). */
+export function asksOrStates(message: string): boolean {
+  for (const sentence of sentencesOf(message)) if (sentence.kind !== 'small-talk') return true;
+  return false;
+}
+
+function* sentencesOf(message: string): Generator<MessageSentence> {
   for (const raw of message.split(SENTENCE_END)) {
     const sentence = raw.trim();
     if (sentence.length === 0) continue;
@@ -277,10 +286,9 @@ export function readSentences(message: string): MessageSentence[] {
       const subject = SUBJECT_FIRST.test(core(trimmed)) && !/^(?:my|our|his|her|their|its)\b/iu.test(core(trimmed));
       const verb = topicWords.some((w) => VERB_AFTER_NAME.test(w) || /(?:ed|['’](?:m|re|ve|ll|d))$/iu.test(w));
       const topic = i < clauses.length - 1 && kind === 'statement' && topicWords.length <= 6 && !subject && !verb;
-      sentences.push({ text: trimmed, kind: topic ? 'small-talk' : kind });
+      yield { text: trimmed, kind: topic ? 'small-talk' : kind };
     }
   }
-  return sentences;
 }
 
 /**
