@@ -63,10 +63,12 @@ const QUESTION_OPENING = /^(?:(?:until|till|since)\s+when|whereabouts|what|what'
 /**
  * A sentence that opens like a question but states something: a clause of time before its main clause ("When it
  * rains hard the crossing floods, so ...", "When we fly to Nuuk I book the morning flight"), or "anything" as the
- * subject of a verb ("Anything too spicy wrecks my stomach"). Without a question mark, and with no question word after.
+ * subject of a verb ("Anything too spicy wrecks my stomach"). The clause of time needs its main clause after it (a
+ * comma, or a subject of its own): "when my food permit due" asks. Without a question mark, and with no question word
+ * after.
  */
 const SUBORDINATE_FIRST =
-  /^(?:(?:when|whenever)\s+(?:i|we|he|she|they|it|you|my|our|his|her|their|the|a)\s|(?:anything|everything|something)\s+(?:[\p{L}'’]+\s+){0,3}?(?:(?!this\b|his\b|plus\b|less\b|us\b)[a-z]{2,}s|is|was)\s)(?!.*\b(?:what|where|which|how|who|should i|can i|do i|did i|remind me|tell me|can you|could you)\b)/iu;
+  /^(?:(?:when|whenever)\s+(?:i|we|he|she|they|it|you|my|our|his|her|their|the|a)\s(?=.*(?:,\s|\s(?:i|we|he|she|they|you)\s+[\p{L}'’]))|(?:anything|everything|something)\s+(?:[\p{L}'’]+\s+){0,3}?(?:(?!this\b|his\b|plus\b|less\b|us\b)[a-z]{2,}s|is|was)\s)(?!.*\b(?:what|where|which|how|who|should i|can i|do i|did i|remind me|tell me|can you|could you)\b)/iu;
 
 /** A request to the assistant: an imperative, or "can you", "I need you to", "let me know". */
 const REQUEST = /^(?:please\s+|pls\s+|kindly\s+)?(?:tell|remind|suggest|recommend|help|find|book|plan|give|show|make|write|list|explain|pick|set|set up|create|check|search|look up|look for|order|send|call|draft|summarize|summarise|translate|compare|describe|add|schedule|organise|organize|sort out|arrange|put together|come up with|figure out|work out|map out|such mir|suche|plane|schlag mir|empfiehl|organisier|buche|buch mir|finde|hilf mir|zeig mir|mach mir|gib mir|sag mir|busca|búscame|buscame|planifica|planea|organiza|organízame|organizame|recomienda|recomiéndame|recomiendame|sugiere|sugiéreme|reserva|resérvame|encuentra|encuéntrame|ayúdame|ayudame|dime|hazme|dame|prepara|prepárame|elige|escoge|get me|let me know|let's|lets|i need you|i want you|i'd like you|i would like you|can you|could you|would you|will you|i wonder|i was wondering|i need (?:a|an|some|help|ideas)\b|need (?:a|an|some|more|new)\b|i have no idea|no idea|i don't know|i'm not sure|not sure|any (?:ideas|tips|suggestions|thoughts)|thoughts|ideas)\b/iu;

@@ -59,6 +59,7 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     // Still questions: a time clause that asks, or that asks the assistant.
     'When we get to Lyon what should I see first',
     'When I get home remind me to ring the vet',
+    'when my gas safety check due',
     'Anything on this weekend',
     // Thanks to someone by name or pet name, and thanks in more languages.
     'thank you hun, god bless',
