@@ -14,10 +14,10 @@ import type { ScoredCandidate, ScoreParts } from './types.js';
  * - the first memory rises by its margin, as a second part's agreement lifts it: s1 + standing x (s1 - s2) x (1 - s1);
  * - every other memory falls by its distance below the first: s x (1 - standing x (s1 - s)), at least 0.
  *
- * The order never changes, and no score leaves [0, 1]. The first memory does not rise where nothing stands beside it
- * (a lone memory, or two tied first), nor where a rule already found it no answer (the kind of answer asked is
- * missing, it is about someone else, it meets the question through a name only, the question is about the world, it
- * is itself a question): the margin of a near miss is no evidence.
+ * The order never changes, and no score leaves [0, 1]. Nothing moves among fewer than STANDING_POOL memories. The
+ * first memory does not rise where two tie first, nor where a rule already found it no answer (the kind of answer
+ * asked is missing, it is about someone else, it meets the question through a name only, the question is about the
+ * world, it is itself a question): the margin of a near miss is no evidence.
  *
  * Fitted on the read chat sets (the model's calibration: calibrations/use-lite.json). Clean questions keep the map as
  * fitted for them: at USE-lite's standing they would lose hits where several memories answer (LoCoMo turns 0.705 ->
@@ -37,13 +37,20 @@ export function withStanding(ranked: readonly ScoredCandidate[], standing: numbe
 }
 
 /**
+ * The fewest memories ranked for standing to say anything. Among a handful, whatever ranks first stands far above the
+ * rest (a new user's four memories: "when is my dentist appointment" lifted "User works as a nurse." 0.42 -> 0.62);
+ * the chat sets' people have 20 to 22 memories, so no measured figure depends on it.
+ */
+export const STANDING_POOL = 10;
+
+/**
  * The arithmetic of withStanding over scores sorted best first (the calibration fits `standing` with it): the first
  * rises by its margin unless `firstIsNoAnswer`, the rest fall by their distance below it.
  */
 export function standingScores(scores: readonly number[], firstIsNoAnswer: boolean, standing: number): number[] {
   const top = scores[0];
-  if (standing <= 0 || top === undefined) return [...scores];
-  // Nothing beside it (a lone memory) or a tie: no margin.
+  if (standing <= 0 || top === undefined || scores.length < STANDING_POOL) return [...scores];
+  // A tie: no margin.
   const second = scores[1] ?? top;
   const lift = firstIsNoAnswer ? 0 : standing * (top - second) * (1 - top);
   return scores.map((score) => (score === top ? Math.min(1, top + lift) : score * Math.max(0, 1 - standing * (top - score))));

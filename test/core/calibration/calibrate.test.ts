@@ -72,11 +72,18 @@ describe('calibrateModel', () => {
 
   it('fits a standing for messages typed as people type them, and none from clean questions alone', async () => {
     expect((await calibrateModel(new HashingEmbedder(), data)).calibration.standing).toBeUndefined();
+    // Ten memories a person: standing says nothing among fewer (STANDING_POOL).
     const typed = factSet('chat-en', 'en', (who) => [
       [`${who} plays violin in an orchestra.`, `hey what does ${who.toLowerCase()} play again`],
       [`${who} is allergic to peanuts.`, `${who.toLowerCase()} allergic to what`],
       [`${who} drives a red Volvo estate.`, `whats ${who.toLowerCase()} driving these days`],
       [`${who} grew up in Lisbon near the harbour.`, `where did ${who.toLowerCase()} grow up`],
+      [`${who} keeps bees on the allotment.`, `what does ${who.toLowerCase()} keep on the allotment`],
+      [`${who} reads crime novels on the train.`, `what books does ${who.toLowerCase()} read`],
+      [`${who} swims at the lido every Tuesday.`, `which day is ${who.toLowerCase()} swimming`],
+      [`${who} collects old maps of Scotland.`, `what does ${who.toLowerCase()} collect`],
+      [`${who} bakes sourdough on Sundays.`, `what does ${who.toLowerCase()} bake`],
+      [`${who} volunteers at the animal shelter.`, `where does ${who.toLowerCase()} volunteer`],
     ]);
     const progress: string[] = [];
     const run = await calibrateModel(new HashingEmbedder(), { ...data, sets: [english, typed] }, { onProgress: (line) => progress.push(line) });

@@ -153,11 +153,13 @@ describe('knotsFor', () => {
 
 describe('fitStanding', () => {
   // The right memory first at 0.62, far ahead of the next (0.3); a message nothing answers, its first barely ahead.
+  // Each ranked over a person's 10 memories, the rest far below (standing needs STANDING_POOL of them).
+  const rest = Array.from({ length: 8 }, () => ({ score: 0.05, gold: false }));
   const typed = (firstIsNoAnswer = false): TypedSet => ({
     exhaustive: true,
     messages: [
-      ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.62, gold: true }, { score: 0.3, gold: false }], firstIsNoAnswer, answerable: true })),
-      ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.6, gold: false }, { score: 0.58, gold: false }], firstIsNoAnswer: false, answerable: false })),
+      ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.62, gold: true }, { score: 0.3, gold: false }, ...rest], firstIsNoAnswer, answerable: true })),
+      ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.6, gold: false }, { score: 0.58, gold: false }, ...rest], firstIsNoAnswer: false, answerable: false })),
     ],
   });
 
