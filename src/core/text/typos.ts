@@ -16,6 +16,7 @@
  */
 
 import { foldLatin, inCaseOf } from './analyze.js';
+import { porterStem } from './porter.js';
 
 const WORD = /[\p{L}]+(?:['\u2019][\p{L}]+)?/gu;
 
@@ -70,20 +71,21 @@ export function editDistance(a: string, b: string, max: number): number {
   return previous[b.length] as number;
 }
 
-/** The one candidate closest to word within max edits (word undefined when none is, or several are as close). */
-function closest(word: string, candidates: Iterable<string>, max: number): { word: string | undefined; distance: number } {
-  let best: string | undefined;
+/**
+ * The one candidate closest to word within max edits (word undefined when none is, or several are as close), and
+ * every candidate at that distance.
+ */
+function closest(word: string, candidates: Iterable<string>, max: number): { word: string | undefined; distance: number; tied: string[] } {
+  let tied: string[] = [];
   let bestDistance = max + 1;
-  let ties = 0;
   for (const candidate of candidates) {
     const distance = editDistance(word, candidate, max);
     if (distance < bestDistance) {
-      best = candidate;
+      tied = [candidate];
       bestDistance = distance;
-      ties = 1;
-    } else if (distance === bestDistance) ties++;
+    } else if (distance === bestDistance && distance <= max) tied.push(candidate);
   }
-  return { word: ties === 1 ? best : undefined, distance: bestDistance };
+  return { word: tied.length === 1 ? tied[0] : undefined, distance: bestDistance, tied };
 }
 
 /**
@@ -138,6 +140,8 @@ export function correctTypos(
   // Read only when a word may be a typo: most questions have none, and the memories' words cost more than the check.
   let read: ReadonlyMap<string, string> | undefined;
   const vocabularyNow = (): ReadonlyMap<string, string> => (read ??= typeof vocabulary === 'function' ? vocabulary() : vocabulary);
+  let stems: ReadonlySet<string> | undefined;
+  const stemsNow = (): ReadonlySet<string> => (stems ??= new Set([...vocabularyNow().keys()].map(porterStem)));
   const corrected = text.replace(WORD, (typed: string, offset: number) => {
     // A possessive is its word's ("alergist's"); other contractions ("she's", "don't") are as typed.
     const possessive = /['\u2019]s$/u.exec(typed)?.[0] ?? '';
@@ -169,7 +173,13 @@ export function correctTypos(
     // too many common words; and a common word itself is no typo.
     if (mine.distance > edits && common !== undefined && lower.length >= 6 && !capitalised && !besideForeignWord(text, offset, typed.length)) {
       const words = common(lower[0] as string);
-      if (!words.includes(lower)) best = closest(lower, words, 1).word;
+      if (!words.includes(lower)) {
+        // Several common words as close ("studing": "studying", "studding"): the one that is a form of a word of the
+        // memories ("studies"), if exactly one is.
+        const near = closest(lower, words, 1);
+        const forms = near.word === undefined ? near.tied.filter((candidate) => stemsNow().has(porterStem(candidate))) : [];
+        best = near.word ?? (forms.length === 1 ? forms[0] : undefined);
+      }
     }
     if (best === undefined) return typed;
     changed = true;

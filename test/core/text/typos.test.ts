@@ -92,6 +92,14 @@ describe('correctTypos with common words, where the memories hold no word that c
     expect(correctTypos('Trainnig starts when?', vocabulary, known, commonWordsFrom)).toBeUndefined();
   });
 
+  it('takes, of common words as close, the one that is a form of a word of the memories, if exactly one is', () => {
+    // "studing" is one edit from "studying" and from "studding"; the memories say "studies".
+    expect(correctTypos('what is annelie studing', vocabularyOf(["User's daughter Annelie studies veterinary science."]), known, commonWordsFrom)).toBe(
+      'what is annelie studying',
+    );
+    expect(correctTypos('what is annelie studing', vocabularyOf(['Annelie lives in Pretoria.']), known, commonWordsFrom)).toBeUndefined();
+  });
+
   it('prefers a word of the memories to a common word: a lower-case name typed wrong is theirs', () => {
     expect(correctTypos('is dougiee coming', vocabularyOf(['Dougie has a meat allergy.']), known, commonWordsFrom)).toBe('is dougie coming');
   });
