@@ -16,7 +16,7 @@
  *   it (ranking/standing.ts): the smallest standing whose balance on those messages is within 0.005 of the best.
  */
 
-import { standingScores } from '../ranking/standing.js';
+import { MAX_STANDING, standingScores } from '../ranking/standing.js';
 
 /** What recall returned for one labelled set at minScore 0, as raw evidence (the ranker's input to the map). */
 export interface SetOutcome {
@@ -177,27 +177,31 @@ export interface TypedSet {
   exhaustive: boolean;
 }
 
-/** The standings tried: 0 to 3 by 0.25. */
-export const STANDING_GRID: readonly number[] = Array.from({ length: 13 }, (_, i) => i * 0.25);
+/** The standings tried: 0 to MAX_STANDING by 0.25. */
+export const STANDING_GRID: readonly number[] = Array.from({ length: MAX_STANDING * 4 + 1 }, (_, i) => i * 0.25);
 
-/** A set's balance at the defaults (limit 5, 0.7) for its typed messages with `standing`, as setBalance measures it. */
+/**
+ * A set's balance at the defaults (limit 5, 0.7) for its typed messages with `standing`: setBalance over the moved
+ * scores, whose threshold is 0.7 itself (they are scores already, past the map).
+ */
 export function typedBalance(set: TypedSet, standing: number): number {
-  const returned = set.messages.map((m) => {
+  const moved = set.messages.map((m) => {
     const scores = standingScores(
       m.ranked.map((r) => r.score),
       m.firstIsNoAnswer,
       standing,
     );
-    return m.ranked.slice(0, 5).filter((_, i) => (scores[i] ?? 0) >= 0.7);
+    return { answerable: m.answerable, top: m.ranked.slice(0, 5).map((r, i) => ({ raw: scores[i] ?? 0, gold: r.gold })) };
   });
-  const answerable = returned.filter((_, i) => set.messages[i]?.answerable === true);
-  const unanswerable = returned.filter((_, i) => set.messages[i]?.answerable === false);
-  const hit = answerable.length === 0 ? 0 : answerable.filter((top) => top.some((r) => r.gold)).length / answerable.length;
-  const rates: number[] = [];
-  const given = answerable.flat();
-  if (set.exhaustive && given.length > 0) rates.push(given.filter((r) => r.gold).length / given.length);
-  if (unanswerable.length >= MIN_RATE_QUESTIONS) rates.push(unanswerable.filter((top) => top.length === 0).length / unanswerable.length);
-  return mean([hit, ...(rates.length > 0 ? [mean(rates)] : [])]);
+  return setBalance(
+    {
+      answerable: moved.filter((m) => m.answerable).map((m) => m.top),
+      unanswerable: moved.filter((m) => !m.answerable).map((m) => m.top[0]?.raw ?? 0),
+      offTopic: [],
+      exhaustive: set.exhaustive,
+    },
+    0.7,
+  );
 }
 
 export interface StandingFit {
@@ -218,6 +222,7 @@ export function fitStanding(sets: readonly TypedSet[]): StandingFit | undefined 
   if (measured.length === 0) return undefined;
   const curve = STANDING_GRID.map((standing) => ({ standing, value: mean(measured.map((set) => typedBalance(set, standing))) }));
   const top = Math.max(...curve.map((c) => c.value));
-  const chosen = curve.find((c) => c.value >= top - 0.005) ?? { standing: 0, value: curve[0]?.value ?? 0 };
+  // The best is on the curve, so some standing is within 0.005 of it.
+  const chosen = curve.find((c) => c.value >= top - 0.005) as { standing: number; value: number };
   return { standing: chosen.standing, balance: chosen.value, without: curve[0]?.value ?? 0 };
 }

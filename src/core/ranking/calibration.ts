@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isLanguage, LANGUAGES, type Language } from '../text/languages.js';
+import { MAX_STANDING } from './standing.js';
 
 const knot = z.tuple([z.number().finite(), z.number().min(0).max(1)]);
 
@@ -34,7 +35,7 @@ export const modelCalibrationSchema = z
      * For a message typed as people type it: how much a memory's score moves by its standing among the user's
      * other memories (ranking/standing.ts); 0 or absent: not at all.
      */
-    standing: z.number().min(0).max(2).optional(),
+    standing: z.number().min(0).max(MAX_STANDING).optional(),
     /** The score map of the words-only path (a query or memory in a language the model does not understand). */
     foreignKnots: z.array(knot).min(2).optional(),
     /** What it was fitted on and when, for the reader. */

@@ -561,9 +561,13 @@ export class HybridRanker implements Ranker {
     const p = this.params;
     const fused = rankings.length === 1 ? [...(rankings[0] ?? [])] : fuseRankings(parts, rankings, compareScored, p.partAgreement, p.nestedAgreement);
     const message = parts[0] ?? '';
-    const language = analyzeText(message).language;
-    const understood = p.languages === 'all' || language === 'und' || p.languages.includes(language);
-    return p.standing > 0 && understood && standsOut(message) ? withStanding(fused, p.standing) : fused;
+    return p.standing > 0 && this.#understands(analyzeText(message).language) && standsOut(message) ? withStanding(fused, p.standing) : fused;
+  }
+
+  /** Whether the model reads a text of this language (RankerParams.languages; undetermined texts are read). */
+  #understands(language: Language): boolean {
+    const languages = this.params.languages;
+    return languages === 'all' || language === 'und' || languages.includes(language);
   }
 
   plan(query: string, limit: number, message: string = query): QueryPlan {
@@ -619,12 +623,11 @@ export class HybridRanker implements Ranker {
       { credit: plan.language === 'en' ? 0 : p.partCredit, isPart: isPartOf },
     );
     const span = dateSpanOf(query);
-    const understood = (language: Language): boolean => p.languages === 'all' || language === 'und' || p.languages.includes(language);
     // Read by the model's rules when it understands both texts; by the words otherwise (see RankerParams.languages).
     // A query that could not be embedded has no semantic side at all: the words carry every candidate; so do they
     // a memory still waiting for its vector (its cosine, 0, says nothing).
     const native = (f: Features): boolean =>
-      plan.wordsOnly !== true && f.candidate.memory.vectorPending !== true && understood(plan.language) && understood(f.reading.language);
+      plan.wordsOnly !== true && f.candidate.memory.vectorPending !== true && this.#understands(plan.language) && this.#understands(f.reading.language);
     const weightOf = (f: Features): number => (native(f) ? p.semanticWeight : p.foreignSemanticWeight);
     const evidenceOf = (f: Features, semantic: number, coverage: number): number => {
       const w = weightOf(f);
@@ -775,6 +778,7 @@ export class HybridRanker implements Ranker {
           : offers.get(f.candidate.memory.id) === true ||
             (kind === 'name' && frame !== undefined) ||
             [before, after].some((n) => n !== undefined && sameConversation(f, n) && offers.get(n.candidate.memory.id) === true);
+      // Each discount below marks a near miss in the parts; standing.ts noAnswer reads them (a near miss does not rise).
       const kindFactor = answer === false ? p.answerKindFactor : 1;
       const other = !turn && aboutOther(f) ? p.otherPersonFactor : 1;
       const kin = !turn && other === 1 && aboutOtherKin(f) ? p.otherRelativeFactor : 1;

@@ -36,6 +36,9 @@ export function withStanding(ranked: readonly ScoredCandidate[], standing: numbe
   });
 }
 
+/** The largest standing a calibration may hold (and the calibration fit tries). */
+export const MAX_STANDING = 3;
+
 /**
  * The fewest memories ranked for standing to say anything. Among a handful, whatever ranks first stands far above the
  * rest (a new user's four memories, stored in one go: "when is my dentist appointment" lifted "User works as a
@@ -68,12 +71,8 @@ export function standsOut(message: string): boolean {
 /** A rule of the ranker judged the memory no answer to the question (hybrid-ranker.ts discounts). */
 export function noAnswer(parts: ScoreParts | undefined): boolean {
   if (parts === undefined) return false;
-  return (
-    parts.answer === 0 ||
-    parts.nameOnly !== undefined ||
-    parts.otherPerson !== undefined ||
-    parts.otherRelative !== undefined ||
-    parts.general !== undefined ||
-    parts.question !== undefined
-  );
+  return parts.answer === 0 || NEAR_MISS_DISCOUNTS.some((discount) => parts[discount] !== undefined);
 }
+
+/** The parts that a discount for a near miss sets (hybrid-ranker.ts); `answer` is 0 or 1, and 0 is the discount. */
+const NEAR_MISS_DISCOUNTS = ['nameOnly', 'otherPerson', 'otherRelative', 'general', 'question'] as const satisfies readonly (keyof ScoreParts)[];

@@ -175,6 +175,12 @@ describe('fitStanding', () => {
     expect(STANDING_GRID.at(-1)).toBe(3);
   });
 
+  it('tries only standings a calibration may hold, and the schema refuses more or less', () => {
+    const calibration = (standing: unknown) => modelCalibrationSchema.safeParse({ model: 'm', cosineFloor: 0.2, cosineCeiling: 0.6, knots: knotsFor(0.4), standing });
+    for (const standing of STANDING_GRID) expect(calibration(standing).success).toBe(true);
+    for (const standing of [-0.25, 3.25, '1', Number.NaN]) expect(calibration(standing).success).toBe(false);
+  });
+
   it('keeps 0 where standing gains nothing (a near miss does not rise), and decides nothing without enough messages', () => {
     expect(fitStanding([typed(true)])?.standing).toBe(0);
     expect(fitStanding([{ exhaustive: true, messages: typed().messages.slice(0, 9) }])).toBeUndefined();

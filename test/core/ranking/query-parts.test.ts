@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareScored, HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts, withNameFor } from '../../../src/core/ranking/query-parts.js';
-import type { ScoredCandidate } from '../../../src/core/ranking/types.js';
-import type { Candidate } from '../../../src/core/store.js';
-
-function scored(id: string, score: number): ScoredCandidate {
-  const at = '2026-01-01T00:00:00.000Z';
-  const candidate = {
-    memory: { id, userId: 'u', appId: 'a', text: id, metadata: {}, createdAt: at, updatedAt: at, expiresAt: null },
-    cosine: 0.5,
-    prevId: null,
-    nextId: null,
-  } as unknown as Candidate;
-  return { candidate, score, parts: { cosine: 0.5, semantic: 0, words: 0, context: 0, brevity: 1, date: 0, gap: 0, missing: 0, absent: 0, raw: score } };
-}
+import { scored } from '../../helpers/ranking.js';
 
 describe('queryParts', () => {
   it('reads a clean question as one part, the message itself', () => {

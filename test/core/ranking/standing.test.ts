@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HybridRanker } from '../../../src/core/ranking/hybrid-ranker.js';
 import { STANDING_POOL, standsOut, withStanding } from '../../../src/core/ranking/standing.js';
-import type { ScoredCandidate, ScoreParts } from '../../../src/core/ranking/types.js';
-import type { Candidate } from '../../../src/core/store.js';
-
-function scored(id: string, score: number, extra: Partial<ScoreParts> = {}): ScoredCandidate {
-  const at = '2026-01-01T00:00:00.000Z';
-  const candidate = {
-    memory: { id, userId: 'u', appId: 'a', text: id, metadata: {}, createdAt: at, updatedAt: at, expiresAt: null },
-    cosine: 0.5,
-    prevId: null,
-    nextId: null,
-  } as unknown as Candidate;
-  return { candidate, score, parts: { cosine: 0.5, semantic: 0, words: 0, context: 0, brevity: 1, date: 0, gap: 0, missing: 0, absent: 0, raw: score, ...extra } };
-}
+import type { ScoredCandidate } from '../../../src/core/ranking/types.js';
+import { scored } from '../../helpers/ranking.js';
 
 /** The first memories of a pool of STANDING_POOL, the rest scoring 0 (which standing leaves at 0). */
 function pool(...first: ScoredCandidate[]): ScoredCandidate[] {
