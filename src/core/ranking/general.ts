@@ -13,7 +13,7 @@ import { escapeRegExp } from '../text/regexp.js';
 const TRANSLATES = String.raw`^how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)\b`;
 
 /** What "what's the ..." asks about the world ("the population", "the best month"); they name nothing of the user's. */
-const WORLD_NOUNS = 'population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rules?|word|term';
+const WORLD_NOUNS = 'population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rules?|word|term|limit|temperature';
 
 /** Frames that ask how things are in general (measures, the best or the usual, safety, words in another language). */
 const FRAME = new RegExp(
@@ -21,7 +21,12 @@ const FRAME = new RegExp(
     String.raw`^how (?:many|much|long|high|tall|far|big|deep|heavy|often|fast|hot|cold|warm|wide|early|late)\b`,
     TRANSLATES,
     String.raw`^how (?:do|does|can) (?:a|an|the|\p{L}+s) \p{L}+`,
-    String.raw`^what(?:['\u2019]s| is| are| was) (?:the|a|an) (?:${WORLD_NOUNS}|\p{L}+ for)\b`,
+    // "whats" as typed; a word or two before the noun ("the surf forecast", "the manx word for", "the speed limit for").
+    String.raw`^what(?:['\u2019]?s| is| are| was) (?:the|a|an) (?:\p{L}+ ){0,2}(?:${WORLD_NOUNS})\b`,
+    String.raw`^what(?:['\u2019]?s| is| are| was) (?:the|a|an) (?:\p{L}+ ){1,2}for\b`,
+    // The weather and the daylight: "is it gonna rain in bradford tomorrow", "what time does it get dark in whitehorse".
+    String.raw`^(?:is|will|does) it (?:(?:going to|gonna) )?(?:rain|snow|freeze|be (?:sunny|cold|hot|warm|windy|wet|dry|nice))\b`,
+    String.raw`^(?:what time|when) (?:does|do|is) (?:it|the sun) (?:get(?:ting)? (?:dark|light)|rise|set|sunrise|sunset)\b`,
     String.raw`^(?:is it|are they) (?:safe|ok|okay|true|bad|good|healthy|normal|legal|possible|dangerous|poisonous|toxic)\b`,
     String.raw`^(?:is|are) (?:a|an|\p{L}+s) (?:safe|ok|okay|bad|good|healthy|dangerous|poisonous|toxic)\b`,
     String.raw`^(?:where|why) (?:do|does|is|are) (?:the|a|an|\p{L}+s) \p{L}+`,
@@ -47,9 +52,10 @@ const SOMEONE = new RegExp(
 
 /**
  * "you" asks the assistant about the world only in the frame that translates or spells ("how do you say ...");
- * elsewhere it is the assistant as a person ("how long have you known me").
+ * elsewhere it is the assistant as a person ("how long have you known me"). "thank you" is a phrase, not the assistant
+ * ("what's the manx word for thank you").
  */
-const YOU = /(?<![\p{L}])you(?![\p{L}])/iu;
+const YOU = /(?<![\p{L}])(?<!thank )you(?![\p{L}])/iu;
 const TRANSLATING = new RegExp(TRANSLATES, 'iu');
 
 /**
@@ -66,10 +72,13 @@ function personIn(name: string, text: string): boolean {
   ).test(text);
 }
 
-/** A memory says whose the thing is: "my twins", "Manaia's touch rugby team", "User's car". */
+/**
+ * A memory says whose the thing is: "my twins", "Manaia's touch rugby team", "User's car", and within a clause
+ * "The user's truck is a 2017 Volvo FH" ("the volvo"), "Riaan's bakkie is a 2014 Toyota Hilux" ("the hilux").
+ */
 function owned(noun: string, text: string): boolean {
   const escaped = escapeRegExp(noun);
-  return new RegExp(String.raw`(?:(?<![\p{L}])(?:my|our|his|her|their)|\p{L}['\u2019]s)\s+(?:\p{L}+\s+){0,2}${escaped}(?![\p{L}])`, 'iu').test(text);
+  return new RegExp(String.raw`(?:(?<![\p{L}])(?:my|our|his|her|their)|\p{L}['\u2019]s)\s+(?:[\p{L}\p{N}]+\s+){0,5}${escaped}(?![\p{L}])`, 'iu').test(text);
 }
 
 /** Bare plurals that name people or animals in general, and the words that say the question means them so. */

@@ -11,7 +11,7 @@ import { frameCoveredBy, frameStemsOf, intentNames, intentsOf, type Intent } fro
 import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativeOfNamed, relativesOf, type Relation } from './relatives.js';
 import { asksAboutNow, stripQuestionFrame, stripRequestFrame } from './question.js';
 import { fuseRankings, MAX_QUERY_PARTS, queryParts } from './query-parts.js';
-import { impliedParts, type ImpliedPart } from './needs.js';
+import { asksToChoose, impliedParts, type ImpliedPart } from './needs.js';
 import { speakAsUser, speaksAsSelf } from './self.js';
 import { standsOut, withStanding } from './standing.js';
 import { analyzeText, isStopWordIn, stemIn, termsOf, words as queryWords } from '../text/analyze.js';
@@ -688,10 +688,13 @@ export class HybridRanker implements Ranker {
     // Nor the words of what it plainly asks ("old" of "how old is boudin"): a memory that does not state it meets
     // them by chance ("an old bluetick hound named Boudin").
     const frameStems = frameStemsOf(intents);
-    const asksOf = p.nameOnlyFactor < 1 && named.length > 0 ? plan.terms.filter((t) => !nameStems.has(t) && !frameStems.has(t)) : [];
+    // A request to plan or choose for someone it names asks for what is known of them, whatever it is (needs.ts).
+    const choosing = p.nameOnlyFactor < 1 && named.length > 0 && asksToChoose(query);
+    const asksOf = p.nameOnlyFactor < 1 && named.length > 0 && !choosing ? plan.terms.filter((t) => !nameStems.has(t) && !frameStems.has(t)) : [];
     // A question of nothing but a name and a frame ("What does Antoine do?") asks what its intent says (intents.ts):
     // a memory that names them and does not state it meets it through the name only.
     const nameOnly = (f: Features): boolean =>
+      !choosing &&
       (asksOf.length > 0 || (named.length > 0 && intents.length > 0)) &&
       f.candidate.cosine < p.nameOnlyCosine &&
       named.some((name) => factsOf(f).names.has(name)) &&

@@ -8,7 +8,7 @@
  * miss (an allergy), and a how-to question ("How long should I boil an egg?") is not a request for the user's
  * choices, so it implies nothing.
  */
-import { readSentences } from '../text/statements.js';
+import { readSentences, type MessageSentence } from '../text/statements.js';
 import { isCalendarWord, namesIn, NOT_NAMES } from './answer-kind.js';
 import { asksGeneral } from './general.js';
 
@@ -156,6 +156,25 @@ const ASKS_ASSISTANT = /^(?:(?:hey|hi|ok|okay|so)[\s,]+)?(?:can|could|would|will
  */
 const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\p{Lu}\p{L}+)\s+(?:eat|have|drink|try|order|take|do|go|join|come|manage|handle)|(?:safe|ok|okay|alright|all right|fine|good idea)\s+(?:for|to)|watch out for|be careful (?:with|about)|worry about)(?![\p{L}])/iu;
 
+/** A request, or a question to the assistant or about what to choose, asks for something to be chosen or done. */
+function choosingIn(sentence: MessageSentence): boolean {
+  return sentence.kind === 'request' || (sentence.kind === 'question' && (CHOOSING.test(sentence.text) || ASKS_ASSISTANT.test(sentence.text)));
+}
+
+/** What asks for a fact even in a request ("tell me when ...", "can you check where ..."). */
+const ASKS_FACT =
+  /(?<![\p{L}])(?:tell|remind|check|let me know|look up|when|where|who|whose|how (?:old|long|much|many|often)|what(?:['\u2019]?s| is| are| was| were| does| did| do)|which (?:day|days|date|time|one))(?![\p{L}])/iu;
+
+/**
+ * Whether a message asks the assistant to plan or choose something ("Plan a date night for Sota and me", "what
+ * should I get Dinda for her birthday", "ideas for morwenna's party"), not to tell a fact: what is known of the people
+ * it names (their diet, their age, what scares them) is what a good answer is built from, though none of the
+ * request's words is in it.
+ */
+export function asksToChoose(message: string): boolean {
+  return readSentences(message).some((sentence) => choosingIn(sentence) && !ASKS_FACT.test(sentence.text));
+}
+
 /** An implied question, and what a memory must name to answer it (Need.evidence). */
 export interface ImpliedPart {
   text: string;
@@ -192,7 +211,7 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
   };
   for (const sentence of readSentences(message)) {
     // "Can you look up flights for my trip?" asks the assistant to do it: a request with a question mark.
-    const choosing = sentence.kind === 'request' || (sentence.kind === 'question' && (CHOOSING.test(sentence.text) || ASKS_ASSISTANT.test(sentence.text)));
+    const choosing = choosingIn(sentence);
     // "Is it safe to give a greyhound raw chicken wings?" asks about the world, not about anyone's diet (general.ts).
     const allowed = sentence.kind === 'question' && ALLOWED.test(sentence.text) && !(asksGeneral(sentence.text, []) && namesIn(sentence.text).size === 0);
     for (const need of NEEDS) {

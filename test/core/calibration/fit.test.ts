@@ -152,7 +152,8 @@ describe('knotsFor', () => {
 });
 
 describe('fitStanding', () => {
-  // The right memory first at 0.62, far ahead of the next (0.3); a message nothing answers, its first barely ahead.
+  // The right memory first at 0.62, far ahead of the next (0.3); a message nothing answers, its first barely ahead;
+  // and one nothing answers whose first (0.5) stands well ahead of the next (0.2): it rises past 0.7 from 1.5 on.
   // Each ranked over a person's 10 memories, the rest far below (standing needs STANDING_POOL of them).
   const rest = Array.from({ length: 8 }, () => ({ score: 0.05, gold: false }));
   const typed = (firstIsNoAnswer = false): TypedSet => ({
@@ -160,6 +161,7 @@ describe('fitStanding', () => {
     messages: [
       ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.62, gold: true }, { score: 0.3, gold: false }, ...rest], firstIsNoAnswer, answerable: true })),
       ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.6, gold: false }, { score: 0.58, gold: false }, ...rest], firstIsNoAnswer: false, answerable: false })),
+      ...Array.from({ length: 10 }, () => ({ ranked: [{ score: 0.5, gold: false }, { score: 0.2, gold: false }, ...rest], firstIsNoAnswer: false, answerable: false })),
     ],
   });
 
@@ -169,8 +171,10 @@ describe('fitStanding', () => {
     expect(typedBalance(typed(), 0.75)).toBe(1);
   });
 
-  it('takes the smallest standing within 0.005 of the best balance', () => {
-    expect(fitStanding([typed()])).toEqual({ standing: 0.75, balance: 1, without: 0.5 });
+  it('takes the middle of the standings within 0.005 of the best balance, as the knot is the middle of its plateau', () => {
+    // 1 from 0.75 to 1.25; from 1.5 the near miss 0.5 rises to 0.5 + 1.5 x 0.3 x 0.5 = 0.725 and is returned.
+    expect(STANDING_GRID.map((s) => typedBalance(typed(), s))).toEqual([0.5, 0.5, 0.5, 1, 1, 1, 0.875, 0.875, 0.875, 0.875, 0.875, 0.875, 0.875]);
+    expect(fitStanding([typed()])).toEqual({ standing: 1, balance: 1, without: 0.5 });
     expect(STANDING_GRID[0]).toBe(0);
     expect(STANDING_GRID.at(-1)).toBe(3);
   });

@@ -219,6 +219,14 @@ describe('the ranker and the kind of answer', () => {
     // A memory that states what is asked meets more than the name, though the question's other words are not in it.
     const kayla = fact('kayla', 'Kayla is a nurse at the Foothills hospital.', 0.3);
     expect(ranked("what's Kayla doing for work these days", [kayla, other]).get('kayla')?.parts?.nameOnly).toBeUndefined();
+    // A request to plan or choose for someone asks for what is known of them, whatever it is; a request for a fact
+    // about them ("remind me ...") still meets a memory that does not state it through the name only.
+    const sota = fact('sota', 'Sota works evenings and has Wednesdays off.', 0.3);
+    for (const q of ['Plan a date night for Sota and me this month.', 'what should I get Sota for his birthday', 'ideas for a day out with sota']) {
+      expect(ranked(q, [sota, other]).get('sota')?.parts?.nameOnly, q).toBeUndefined();
+    }
+    expect(ranked('remind me if Sota has any kids', [sota, other]).get('sota')?.parts?.nameOnly).toBe(0.8);
+    expect(ranked('Does Sota have any kids?', [sota, other]).get('sota')?.parts?.nameOnly).toBe(0.8);
   });
 
   it('reads a name typed in lower case as the name a memory writes with a capital', () => {

@@ -12,6 +12,9 @@ const memories = [
   'Sam works as a nurse in Leeds.',
   'Darío is a mountain guide who leads treks on the Inca Trail.',
   'Caroline: I went to a support group yesterday.',
+  'User surfs at Sopelana whenever the swell is good.',
+  "I'm learning Manx Gaelic at an evening class on Wednesdays.",
+  "Riaan's bakkie is a 2014 Toyota Hilux with 410,000 km on it.",
 ];
 
 describe('asksGeneral: a question about the world, not about anyone', () => {
@@ -29,6 +32,12 @@ describe('asksGeneral: a question about the world, not about anyone', () => {
       'what time is it in Tokyo',
       'what does hygge mean',
       'what year did the Berlin Wall fall',
+      // typed without the apostrophe, a word or two before the frame's noun, the weather and the daylight
+      "what's the surf forecast for tomorrow",
+      'whats the speed limit for trucks on the autobahn',
+      "what's the manx word for thank you",
+      'is it gonna rain in bradford tomorrow',
+      'what time does it get dark in whitehorse in december',
     ]) {
       expect(asksGeneral(q, memories), q).toBe(true);
     }
@@ -55,8 +64,9 @@ describe('asksGeneral: a question about the world, not about anyone', () => {
       'how many kids does sam have',
       'How many times has Caroline gone to the beach?',
       'How much does a trek with Dario cost?',
-      // "the twins": the user's, as a memory says
+      // "the twins": the user's, as a memory says; "the hilux": "Riaan's bakkie is a 2014 Toyota Hilux"
       'where do the twins go to school',
+      'how many kms on the hilux now',
       // no general frame
       'which days is league training',
       'how old is Jitka?',

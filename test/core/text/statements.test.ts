@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadEvalData } from '../../../tools/eval/dataset.js';
 import { CHAT_SETS } from '../../../tools/eval/suite.js';
-import { askedClause, isCleanQuestion, readSentences, statementsOf } from '../../../src/core/text/statements.js';
+import { askedClause, asksOrStates, isCleanQuestion, readSentences, statementsOf } from '../../../src/core/text/statements.js';
 
 const DATA = new URL('../../../tools/eval/data/', import.meta.url).pathname;
 
@@ -227,6 +227,14 @@ describe('askedClause: the question inside a sentence that says more', () => {
     expect(readSentences("Which exam am I studying for? Anyway, how's your day?").map((s) => s.kind)).toEqual(['question', 'small-talk', 'small-talk']);
     expect(readSentences('hows ur weekend going').map((s) => s.kind)).toEqual(['small-talk']);
     expect(readSentences('How was your day?').map((s) => s.kind)).toEqual(['small-talk']);
+  });
+
+  it('reads praise of the assistant and putting the chat off as small talk, but not a question about something put off', () => {
+    for (const text of ["ah you're a star, what would i do without you?", 'bless you, can we pick this up later?', 'ok talk later!', 'can we continue tomorrow?']) {
+      expect(readSentences(text).every((s) => s.kind === 'small-talk'), text).toBe(true);
+      expect(asksOrStates(text), text).toBe(false);
+    }
+    for (const text of ['can we talk about my knee later?', 'can we continue my packing list?']) expect(asksOrStates(text), text).toBe(true);
   });
 });
 
