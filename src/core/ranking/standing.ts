@@ -1,4 +1,4 @@
-import { asksOrStates, isCleanQuestion } from '../text/statements.js';
+import { isCleanQuestion, said } from '../text/statements.js';
 import type { ScoredCandidate, ScoreParts } from './types.js';
 
 /**
@@ -60,12 +60,14 @@ export function standingScores(scores: readonly number[], firstIsNoAnswer: boole
 }
 
 /**
- * Whether a message's scores move by their standing: it is typed as people type it (not one clean question), and it
- * asks or states something (a message of small talk only, "diolch cariad, that's me sorted", needs no memory: the one
- * that stands out is merely the nearest).
+ * Whether a message's scores move by their standing: it asks or states something (a message of small talk only,
+ * "diolch cariad, that's me sorted", needs no memory: the one that stands out is merely the nearest), typed as people
+ * type it: not one clean question, alone or between greetings and thanks ("hi there! Does Marta have any kids?
+ * Thanks!" asks what the clean question asks, and is scored as it is).
  */
 export function standsOut(message: string): boolean {
-  return !isCleanQuestion(message) && asksOrStates(message);
+  const asked = said(message, 2);
+  return asked.length > 1 || (asked.length === 1 && !isCleanQuestion(asked[0]?.text ?? ''));
 }
 
 /** A rule of the ranker judged the memory no answer to the question (hybrid-ranker.ts discounts). */

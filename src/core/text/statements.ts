@@ -264,8 +264,18 @@ export function readSentences(message: string): MessageSentence[] {
 
 /** Whether a message asks or states anything: a sentence that is not small talk (read until the first one). */
 export function asksOrStates(message: string): boolean {
-  for (const sentence of sentencesOf(message)) if (sentence.kind !== 'small-talk') return true;
-  return false;
+  return said(message, 1).length > 0;
+}
+
+/** The message's sentences that ask or state something, read until `most` of them are found. */
+export function said(message: string, most: number): MessageSentence[] {
+  const found: MessageSentence[] = [];
+  for (const sentence of sentencesOf(message)) {
+    if (sentence.kind === 'small-talk') continue;
+    found.push(sentence);
+    if (found.length >= most) break;
+  }
+  return found;
 }
 
 function* sentencesOf(message: string): Generator<MessageSentence> {

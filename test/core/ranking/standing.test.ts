@@ -73,13 +73,14 @@ describe('HybridRanker.fuse and standing', () => {
   it('applies to a message typed as people type it, in a language the model understands', () => {
     const ranker = new HybridRanker({ standing: 1 });
     expect(ranker.fuse(['whats mick do for a crust'], [ranking()])[0]?.score).toBeCloseTo(0.68, 10);
-    expect(ranker.fuse(['Hi! What does Mick do?'], [ranking()])[0]?.score).toBeCloseTo(0.68, 10);
+    expect(ranker.fuse(['hi! what does Mick do?'], [ranking()])[0]?.score).toBeCloseTo(0.68, 10);
     expect(ranker.fuse(['What does Mick do'], [ranking()])[0]?.score).toBeCloseTo(0.68, 10);
   });
 
-  it('leaves a clean question as the score map scores it, and a language the model reads by the words only', () => {
+  it('leaves a clean question (between greetings and thanks too) as the score map scores it, and a language the model reads by the words only', () => {
     const ranker = new HybridRanker({ standing: 1 });
     expect(scores(ranker.fuse(['What does Mick do for a living?'], [ranking()]))).toEqual(scores(ranking()));
+    expect(scores(ranker.fuse(['Hi! What does Mick do for a living? Thanks!'], [ranking()]))).toEqual(scores(ranking()));
     // USE-lite reads English only: a German message is ranked on its words, with their own map.
     expect(scores(ranker.fuse(['Was macht Anna beruflich'], [ranking()]))).toEqual(scores(ranking()));
     expect(scores(new HybridRanker({ standing: 0 }).fuse(['whats mick do for a crust'], [ranking()]))).toEqual(scores(ranking()));
@@ -99,12 +100,15 @@ describe('HybridRanker.fuse and standing', () => {
 describe('standsOut: which messages standing applies to', () => {
   it('is a message typed as people type it that asks or states something', () => {
     expect(standsOut('whats mick do for a crust')).toBe(true);
-    expect(standsOut('Hi! What does Mick do?')).toBe(true);
+    expect(standsOut('hi! what does Mick do?')).toBe(true);
     expect(standsOut('mick is coming over. what does he do')).toBe(true);
+    expect(standsOut("I'm on the bus home. What does Mick do?")).toBe(true);
   });
 
-  it('is not a clean question, nor small talk only', () => {
+  it('is not a clean question, alone or between greetings and thanks, nor small talk only', () => {
     expect(standsOut('What does Mick do for a living?')).toBe(false);
+    expect(standsOut('Hi! What does Mick do?')).toBe(false);
+    expect(standsOut('hi there! Does Marta have any kids? Thanks!')).toBe(false);
     expect(standsOut("diolch cariad, that's me sorted")).toBe(false);
     expect(standsOut('thanks!')).toBe(false);
   });
