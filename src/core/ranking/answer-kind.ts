@@ -178,6 +178,65 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
 }
 
 /**
+ * People and animals a question asks the name of by whom they belong to ("What's Lena's brother called?", "whats the
+ * name of sadie's daycare teacher", "what are kourosh's twins called", "what's my mum's name").
+ */
+const NAMEABLE =
+  'sister|brother|sibling|wife|husband|partner|spouse|son|daughter|kid|child|children|twin|baby|boy|girl|mum|mom|mother|mam|mama|dad|father|papa|parent|grandson|granddaughter|grandchild|grandchildren|grandmother|grandma|grandfather|grandpa|aunt|aunty|auntie|uncle|cousin|niece|nephew|fianc[eé]e?|boyfriend|girlfriend|friend|mate|neighbou?r|teacher|boss|colleague|coach|doctor|vet|dog|cat|horse|pony|pet|puppy|kitten|boat';
+const ASKS_NAME_OF = new RegExp(
+  String.raw`(?:\p{L}['\u2019]s|(?<![\p{L}])(?:my|his|her|their|our))\s+(?:\p{L}+\s+){0,2}?(${NAMEABLE})(?:s|es|ren)?(?:['\u2019]s?)?(?:\s+(?:name|names|called)\b|\s+in\b|\s*[?!.]*$)`,
+  'iu',
+);
+
+const ANIMALS: ReadonlySet<string> = new Set(['dog', 'cat', 'horse', 'pony', 'pet', 'puppy', 'kitten']);
+
+/** Words for the same one ("mum" asks of "User's mother Rosa"). */
+const SAME_ONE: readonly (readonly string[])[] = [
+  ['mum', 'mom', 'mother', 'mam', 'mama'],
+  ['dad', 'father', 'papa'],
+  ['doctor', 'gp', 'doc', 'dr'],
+  ['kid', 'child', 'children'],
+  ['grandmother', 'grandma'],
+  ['grandfather', 'grandpa'],
+  ['aunt', 'aunty', 'auntie'],
+  ['fiance', 'fiancee', 'fiancé', 'fiancée'],
+  ['dog', 'puppy'],
+  ['cat', 'kitten'],
+  ['neighbour', 'neighbor'],
+];
+
+/** The one whose name a question asks by whom they belong to ("sister" of "What's Lena's sister called?"), if any. */
+export function nameAskedOf(query: string): string | undefined {
+  if (!/\b(?:names?|called)\b/iu.test(query)) return undefined;
+  return ASKS_NAME_OF.exec(query)?.[1]?.toLowerCase();
+}
+
+/**
+ * Whether a memory names the one asked of: a name beside the word for them ("User's sister Marta", "her brother,
+ * Tomas,", "a dog called Rex", "Marta is my sister"), not merely a name anywhere ("Lena has a brother in Graz.").
+ */
+export function namesThe(noun: string, text: string, known: ReadonlySet<string>): boolean {
+  // An animal is named by its breed as often as by its kind ("a rescue greyhound called Pickle"): any name will do.
+  if (ANIMALS.has(noun)) return true;
+  const same = SAME_ONE.find((group) => group.includes(noun.replace(/é/gu, 'e'))) ?? [noun];
+  const word = String.raw`(?:${same.join('|')})(?:s|es|ren)?`;
+  const name = String.raw`(\p{Lu}[\p{L}'\u2019-]+)`;
+  const beside = [
+    // "her brother Tomas", "a baby girl called Rosie", "twin girls, Sara and Dara", "his wife is called Rashad".
+    new RegExp(String.raw`(?<![\p{L}])${word}(?:\s+(?:girls?|boys?|sons?|daughters?))?(?:['\u2019]s name is|,)?\s+(?:(?:is|are|was|called|named)\s+){0,2}${name}`, 'gu'),
+    new RegExp(String.raw`${name},?\s+(?:is|was|are)\s+(?:\p{L}+['\u2019]s|my|his|her|their|our|the user['\u2019]s)\s+(?:\p{L}+\s+)?${word}(?![\p{L}])`, 'gu'),
+  ];
+  const lowerText = text.replace(new RegExp(String.raw`(?<![\p{L}])${word}(?![\p{L}])`, 'giu'), (w) => w.toLowerCase());
+  for (const pattern of beside) {
+    for (const m of lowerText.matchAll(pattern)) {
+      const found = (words(m[1] ?? '')[0] ?? '').toLowerCase();
+      if (found !== '' && !known.has(found) && !isCalendarWord(found)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Names that cannot answer the query: its own words, and names in at least a quarter of the candidates (and three
  * of them): the person the memories are about is in most of them and is never the name asked for.
  */

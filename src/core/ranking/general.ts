@@ -9,8 +9,8 @@
 import { foldLatin, isStopWordIn, words } from '../text/analyze.js';
 import { escapeRegExp } from '../text/regexp.js';
 
-/** How to say, spell or translate something: the one frame where "you" is not the assistant as a person. */
-const TRANSLATES = String.raw`^how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)\b`;
+/** How to say, spell, translate or call something ("what do you call a female reindeer"): the one frame where "you" is not the assistant as a person. */
+const TRANSLATES = String.raw`^(?:how (?:do|does|can|should|would) (?:you|one|people|a|an|the) (?:say|spell|write|pronounce|translate)|what (?:do|does) (?:you|one|people) call (?:a|an|the))\b`;
 
 /** What "what's the ..." asks about the world ("the population", "the best month"); they name nothing of the user's. */
 const WORLD_NOUNS = 'population|capital|best|worst|biggest|largest|highest|tallest|longest|difference|meaning|origin|weather|forecast|price|cost|time|history|rules?|word|term|limit|temperature';

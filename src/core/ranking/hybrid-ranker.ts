@@ -5,7 +5,7 @@ import { relatedStems } from './lexicon/related.js';
 import { knownEnglishWord } from './lexicon/known-words.js';
 import { commonWordsFrom } from './lexicon/common-words.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerFactsOf, answerKindOf, commonNames, knownNames, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, commonNames, knownNames, nameAskedOf, namesThe, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
 import { frameCoveredBy, frameStemsOf, intentNames, intentsOf, type Intent } from './intents.js';
 import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativeOfNamed, relativesOf, type Relation } from './relatives.js';
@@ -658,7 +658,15 @@ export class HybridRanker implements Ranker {
       const known = knownNames(query, facts);
       // The user's own name answers only a question about it ("what's my dog's name" over "User's name is ...").
       if (kind === 'name' && !ASKS_OWN_NAME.test(query)) for (const name of ownNames()) known.add(name);
-      features.forEach((f, i) => offers.set(f.candidate.memory.id, offersAnswer(kind, facts[i] as AnswerFacts, known)));
+      // The name of someone's relative or pet is in a memory that names them by it, not anywhere ("Lena has a brother
+      // in Graz." holds a name, but not her brother's).
+      const nameOf = kind === 'name' ? nameAskedOf(query) : undefined;
+      features.forEach((f, i) =>
+        offers.set(
+          f.candidate.memory.id,
+          offersAnswer(kind, facts[i] as AnswerFacts, known) && (nameOf === undefined || namesThe(nameOf, f.candidate.memory.text, known)),
+        ),
+      );
     }
 
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).

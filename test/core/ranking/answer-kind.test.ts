@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFactsOf, answerKindOf, knownNames, namesIn, offersAnswer } from '../../../src/core/ranking/answer-kind.js';
+import { answerFactsOf, answerKindOf, knownNames, nameAskedOf, namesIn, namesThe, offersAnswer } from '../../../src/core/ranking/answer-kind.js';
 import { candidate, rankedById } from '../../helpers/ranking.js';
 
 describe('answerKindOf', () => {
@@ -103,6 +103,47 @@ describe('offersAnswer', () => {
     const vera = knownNames("What's Vera's daycare called?", [answerFactsOf("User's daughter Vera is 4 and goes to daycare.")]);
     expect(offersAnswer('name', answerFactsOf("User's daughter Vera is 4 and goes to daycare."), vera)).toBe(false);
     expect(offersAnswer('name', answerFactsOf('I take Vera to Little Acorns daycare.'), vera)).toBe(true);
+  });
+});
+
+describe('the name of someone by whom they belong to', () => {
+  it('reads whose relative, friend or pet a question asks the name of', () => {
+    expect(nameAskedOf("What's Lena's brother called?")).toBe('brother');
+    expect(nameAskedOf("whats the name of sadie's daycare teacher")).toBe('teacher');
+    expect(nameAskedOf("what are kourosh's twins called?")).toBe('twin');
+    expect(nameAskedOf("what's aynur's husband's name")).toBe('husband');
+    expect(nameAskedOf("what's the name of claudette's sister in baton rouge")).toBe('sister');
+    expect(nameAskedOf("what's my mum's name")).toBe('mum');
+    // Not a name of someone's: a surname, the user's own name, nothing asked by a name.
+    for (const q of ["whats barry's surname", "what's my name", 'where does my brother live', 'when is the dog called in']) expect(nameAskedOf(q), q).toBeUndefined();
+  });
+
+  it('is answered by a name beside the word for them, not by a name anywhere', () => {
+    const known = new Set(['lena', 'kourosh', 'aynur', 'user', 'i']);
+    expect(namesThe('brother', 'Lena has a brother in Graz.', known)).toBe(false);
+    expect(namesThe('twin', "The user's brother Kourosh lives in Toronto with his wife and their twin girls.", known)).toBe(false);
+    expect(namesThe('husband', "Eldar's sister Aynur lives in Ganja with her husband and their baby son Murad.", known)).toBe(false);
+    for (const [noun, text] of [
+      ['brother', "Lena's brother Tomas lives in Graz."],
+      ['twin', 'Kourosh has twins, Sara and Dara.'],
+      ['husband', "Aynur's husband is called Rashad."],
+      ['mum', "Sitraka's mother Voahangy has high blood pressure."],
+      ['mum', 'Voahangy is my mum.'],
+      ['baby', 'My sister Isla just had a baby girl called Rosie.'],
+      ['doctor', 'My GP is Dr Tamihana at the medical centre.'],
+      // An animal by its breed.
+      ['dog', 'We have two border collies, Bandit and Tess.'],
+    ] as const) {
+      expect(namesThe(noun, text, known), text).toBe(true);
+    }
+  });
+
+  it('discounts a memory that holds a name, but not the name asked', () => {
+    const other = candidate('other', 'Ines runs every Sunday.', 0.1);
+    const graz = candidate('graz', 'Lena has a brother in Graz.', 0.5);
+    const tomas = candidate('tomas', "Lena's brother Tomas lives in Graz.", 0.5);
+    expect(rankedById("What's Lena's brother called?", [graz, other]).get('graz')?.parts?.answer).toBe(0);
+    expect(rankedById("What's Lena's brother called?", [tomas, other]).get('tomas')?.parts?.answer).toBe(1);
   });
 });
 

@@ -38,6 +38,7 @@ describe('asksGeneral: a question about the world, not about anyone', () => {
       "what's the manx word for thank you",
       'is it gonna rain in bradford tomorrow',
       'what time does it get dark in whitehorse in december',
+      'what do you call a female reindeer in english',
     ]) {
       expect(asksGeneral(q, memories), q).toBe(true);
     }

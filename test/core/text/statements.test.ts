@@ -230,7 +230,7 @@ describe('askedClause: the question inside a sentence that says more', () => {
   });
 
   it('reads praise of the assistant and putting the chat off as small talk, but not a question about something put off', () => {
-    for (const text of ["ah you're a star, what would i do without you?", 'bless you, can we pick this up later?', 'ok talk later!', 'can we continue tomorrow?']) {
+    for (const text of ["ah you're a star, what would i do without you?", 'bless you, can we pick this up later?', 'ok talk later!', 'can we continue tomorrow?', 'just saying hi', 'morning! just wanted to say good night lol']) {
       expect(readSentences(text).every((s) => s.kind === 'small-talk'), text).toBe(true);
       expect(asksOrStates(text), text).toBe(false);
     }
