@@ -752,6 +752,9 @@ export class HybridRanker implements Ranker {
       p.generalFactor < 1 && plan.language === 'en' && answeredBy === undefined && asksGeneral(query, () => features.map((f) => f.candidate.memory.text))
         ? p.generalFactor
         : 1;
+    // "how much goes to the bank every month for the house", "how much is left on the car": what the user pays or is
+    // paid is asked as prices are, without "my"; a memory that states an amount is no memory merely on the topic.
+    const amountAsked = general !== 1 && kind === 'number' && /^how much\b/iu.test(query.trim());
 
     // A first-person question over facts stored about the user one by one (RankerParams.selfLift).
     const selfQuery = p.selfLift !== 1 && speaksAsSelf(query);
@@ -796,11 +799,12 @@ export class HybridRanker implements Ranker {
       const byName = !turn && other === 1 && kin === 1 && answer !== true && nameOnly(f) ? p.nameOnlyFactor : 1;
       const asked = f.reading.asks && !turn ? p.questionFactor : 1;
       const self = selfQuery && !turn && !f.reading.self ? p.selfLift : 1;
-      return { f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: (best * brevity + dated) * kindFactor * asked * other * kin * byName * self * general };
+      const world = amountAsked && answer === true ? 1 : general;
+      return { f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, world, evidence: (best * brevity + dated) * kindFactor * asked * other * kin * byName * self * world };
     });
     const absent = weights.absentShare();
     const top = evidences.reduce((m, e) => Math.max(m, e.evidence), 0);
-    const scored = evidences.map(({ f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, evidence: e }): ScoredCandidate & { covered: string } => {
+    const scored = evidences.map(({ f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, world, evidence: e }): ScoredCandidate & { covered: string } => {
       const raw = top > 0 && e > 0 ? e * (e / top) ** p.bestGap : e;
       const gap = e - raw;
       const parts: ScoreParts = {
@@ -822,7 +826,7 @@ export class HybridRanker implements Ranker {
       if (settles) parts.settles = p.impliedCoverage;
       if (byName !== 1) parts.nameOnly = byName;
       if (self !== 1) parts.selfLift = self;
-      if (general !== 1) parts.general = general;
+      if (world !== 1) parts.general = world;
       const stated = intents.filter((i) => f.reading.intents?.get(i) === true);
       if (stated.length > 0) parts.intent = intentNames(stated).join(',');
       // Turns of a conversation are not restatements of one another: newer-first is for facts stored one by one.

@@ -100,4 +100,14 @@ describe('generalFactor: a general question over memories on its topic', () => {
   it('leaves a question about the user alone', () => {
     expect(rankedById('when am I climbing mount kenya', [kenya, car]).get('kenya')?.parts?.general).toBeUndefined();
   });
+
+  it('leaves alone a memory that states the amount "how much" asks, as the user asks about what they pay', () => {
+    const loan = candidate('loan', "I'm paying off a 2019 Hyundai Elantra, 420 manat a month until August 2027.", 0.48);
+    const trip = candidate('trip', 'Gulnara runs a yurt camp on the south shore of Song-Kol lake.', 0.4);
+    const amount = rankedById('how much is left on the car, monthly and until when', [loan, trip]);
+    expect(amount.get('loan')?.parts?.general).toBeUndefined();
+    expect(amount.get('trip')?.parts?.general).toBe(0.55);
+    // Not for another measure: "how high" asks about the world though a memory holds a number.
+    expect(rankedById('how high is mount kenya', [kenya, candidate('climb', 'The user climbed 3 peaks over 4,000 m.', 0.5)]).get('climb')?.parts?.general).toBe(0.55);
+  });
 });
