@@ -19,9 +19,10 @@ const AT_SOMETHING = 'it|its|this|that|these|those|there|es|das|dort|eso|esto|al
 const POINTS_BACK = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${AT_SOMEONE}|${AT_SOMETHING})(?![\p{L}\p{N}])`, 'iu');
 const POINTS_AT_SOMEONE = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${AT_SOMEONE})(?![\p{L}\p{N}])`, 'iu');
 const POINTS_AT_SOMETHING = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${AT_SOMETHING})(?![\p{L}\p{N}])`, 'giu');
-/** Words that name nothing by themselves ("which one is it", "is it the same thing", "is that ok", "good idea?"). */
+/** Words that name nothing by themselves ("which one is it", "is it the same thing", "is that ok", "good idea?", "what day is it"). */
 const NAMES_NOTHING = new Set(
-  'one ones thing things stuff kind sort type way again ok okay alright right wrong true good bad fine normal safe idea better worse'.split(' '),
+  // And the kind of answer asked, which names no topic: "khat class with ostad, what day is it".
+  'one ones thing things stuff kind sort type way again ok okay alright right wrong true good bad fine normal safe idea better worse day days date time year month week'.split(' '),
 );
 
 /**
@@ -191,6 +192,11 @@ export function queryParts(message: string, max = MAX_QUERY_PARTS, statements = 
     if (context.length === 0 && resolved !== undefined && pointsBack(question)) {
       // Nothing before it to lean on: read with the name it points at, in its place.
       asks.push(resolved);
+    } else if (context.length === 0 && earlier.length > 1 && pointsBack(question) && !POINTS_AT_SOMEONE.test(question) && !namesItsTopic(question)) {
+      // It points back at something said before though that was no statement (a topic, "khat class with ostad, what
+      // day is it"): alone it asks nothing of its own ("what day is it"), so only the message says what. One that
+      // points at someone is still read alone (the person may be named in small talk: "Sreyneang got top marks
+      // today, so happy!! What did she say she wants to be?").
     } else {
       // A question leans on the statements just before it ("Hana turns eight soon. What is she into?").
       asks.push([...context, sentence.text].join(' '));

@@ -72,6 +72,8 @@ describe('queryParts', () => {
     expect(queryParts('My toe is sore after the game, we had a few lagers. is this the gout thing again')).toContain('is this the gout thing again');
     expect(queryParts("just landed, 9 hrs and my head is pounding. what's the med i usually take for these")).toContain("what's the med i usually take for these");
     expect(queryParts("the nurse asked what kind of diabetes i've got and i blanked. which one is it")).not.toContain('which one is it');
+    // The kind of answer it asks ("what day") names no topic either.
+    expect(queryParts('khat class with ostad, what day is it')).not.toContain('what day is it');
     expect(queryParts('I want to send my parents a parcel. Where do they live again?')).not.toContain('Where do they live again?');
     // Elsewhere "you" still points back (at the assistant's view of what was said): not alone.
     expect(queryParts('Felix is coming over. What do you think he likes?')).not.toContain('What do you think he likes?');
