@@ -17,7 +17,7 @@ export interface MessageSentence {
 
 /** Sentence ends: . ! ? and their full-width forms, or a line break; "Dr." and "9.5" do not end a sentence. */
 // Not after a title or an initial, nor "No." before its number ("School No. 12").
-const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e|\p{Lu})\.)(?<=[.!?。！？…])(?!(?<=\b(?:No|Nr|Apt|Vol)\.)\s+\d)\s+|\n+/u;
+const SENTENCE_END = /(?<!\b(?:Dr|Mr|Mrs|Ms|St|Prof|vs|etc|e\.g|i\.e|a\.m|p\.m|\p{Lu})\.)(?<=[.!?。！？…])(?!(?<=\b(?:No|Nr|Apt|Vol)\.)\s+\d)\s+|\n+/u;
 
 /** Words that open a sentence without being its content: "Oh, ...", "Actually, ...", "Btw ...". */
 const LEAD_IN = /^(?:(?:oh|ah|well|so|and|but|also|btw|by the way|actually|anyway|anyways|ok|okay|right|yes|yeah|no|nope|hmm|um|fyi|ps|p\.s\.|wait|hang on|hold on|you know|roughly|approximately|approx)\b[\s,:;.!-]*)+/iu;
@@ -39,7 +39,7 @@ const SMALL_TALK_WORDS = new Set(
     'olá ola obrigado obrigada tchau ' +
     'merhaba selam hej tack så mycket snäll děkuji dekuji medaase ameseginalehu yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace buena bueno aight muy amable ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
-    'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna qujanaq biri'
+    'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna qujanaq biri kadrinchey cher goodnight nite heyy heyyy helloo'
   ).split(' '),
 );
 
@@ -47,13 +47,19 @@ const SMALL_TALK_WORDS = new Set(
  * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
  * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
  */
-const SMALL_TALK_BESIDE = new Set('my dear friend mate bro buddy boss fam du är dale sos una genia genio love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga che crack un va si'.split(' '));
+const SMALL_TALK_BESIDE = new Set('la my dear friend mate bro buddy boss fam du är dale sos una genia genio love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga che crack un va si'.split(' '));
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
 /** Thanks to someone by a name or a pet name, and a blessing: "thank you putt, god bless", "thanks hun". */
 const THANKS_TO = /^(?:thank\s+you|thank\s+u|thanks|thx|ty|cheers|ta|gracias|grazie|merci|danke|obrigad[oa])\s+[\p{L}'’]+[\s.!]*$/iu;
 
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|you (?:do|did) (?:it )?all\b|you rock\b|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|long time no see|nice to (?:meet|see)|good to (?:see|hear)|what would i do without you|(?:can|could|shall) we (?:pick (?:this|it) up|continue|carry on|talk|chat|finish)(?: (?:this|it))?(?: (?:later|tomorrow|another time|again|in the morning))?[\s?.!]*$|(?:talk|speak|chat) (?:later|soon|tomorrow)\b|just (?:saying|wanted to say|popping in to say) (?:hi|hello|hey|good ?night|morning)\b)/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|you (?:do|did) (?:it )?all\b|you rock\b|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|what(?:['\u2019]?s| is) up[\s?!.]*$|long time no see|nice to (?:meet|see)|good to (?:see|hear)|what would i do without you|(?:can|could|shall) we (?:pick (?:this|it) up|continue|carry on|talk|chat|finish)(?: (?:this|it))?(?: (?:later|tomorrow|another time|again|in the morning))?[\s?.!]*$|(?:talk|speak|chat) (?:later|soon|tomorrow)\b|just (?:saying|wanted to say|popping in to say) (?:hi|hello|hey|good ?night|morning)\b)/iu;
+
+/** A sentence that ends by saying it is only chat. */
+const JUST_SAYING_HI = /(?<![\p{L}])just (?:saying|wanted to say|popping in to say|checking in to say) (?:hi|hello|hey|good ?night|morning)[\s.!?]*$/iu;
+
+/** After a question, a sentence with no subject that says why it is asked ("... tie the knot? want to get it right"). */
+const REASON_AFTER_QUESTION = /^(?:want|wanna|need|needs|gotta|trying|tryna|gonna|hoping|planning)\s/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where", "starts wen"). */
 const QUESTION_TAIL = /\b(?:(?:what|wat|when|wen|where|wher|who|which|wich|how)|(?:what|wat|which|wich)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
@@ -201,11 +207,16 @@ function readAsEnglish(text: string, tokens: readonly string[]): boolean {
 function core(sentence: string): string {
   let text = sentence.trim().replace(LEAD_IN, '').replace(/^["'“‘(\s]+|["'”’)\s]+$/gu, '').trim();
   // "Thanks, that worked." and "lol that's funny" are read without their opening interjections.
-  for (let opening = /^([\p{L}']+)[\s,!.]+/u.exec(text); opening && SMALL_TALK_WORDS.has((opening[1] ?? '').toLowerCase()); opening = /^([\p{L}']+)[\s,!.]+/u.exec(text)) {
+  // After one of them, a word that is small talk beside small talk goes too ("kadrinchey la", "thank u po").
+  let stripped = false;
+  const opens = (word: string): boolean => SMALL_TALK_WORDS.has(word) || (stripped && SMALL_TALK_BESIDE.has(word));
+  for (let opening = /^([\p{L}']+)[\s,!.]+/u.exec(text); opening && opens((opening[1] ?? '').toLowerCase()); opening = /^([\p{L}']+)[\s,!.]+/u.exec(text)) {
     // A name that is also a greeting ("Vale" is Spanish for OK) is the subject when a verb follows it unpunctuated.
     const next = /^[\p{L}'’]+/u.exec(text.slice(opening[0].length))?.[0] ?? '';
     if (/^\p{Lu}\p{Ll}/u.test(opening[1] ?? '') && /^[\p{L}']+\s+$/u.test(opening[0]) && VERB_AFTER_NAME.test(next)) break;
-    text = text.slice(opening[0].length);
+    // An emoji between them too ("kadrinchey la 🙏 that helps a lot").
+    text = text.slice(opening[0].length).replace(/^[\p{Extended_Pictographic}\u200d\ufe0f\s]+/u, '');
+    stripped = true;
   }
   return text;
 }
@@ -233,6 +244,8 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (sentence.includes(',') && sentence.split(',').every((piece) => piece.trim() === '' || smallTalk(piece))) return 'small-talk';
   // "What a day!", "what a week": an exclamation, not a question.
   if (EXCLAMATION.test(text)) return 'small-talk';
+  // "cant sleep after nights lol, just saying hi": the message says itself it is chat.
+  if (JUST_SAYING_HI.test(text)) return 'small-talk';
   if (/[?？¿]/u.test(sentence)) return 'question';
   // "vet phone number pls": a terse request, with its "please" at the end.
   if (REQUEST.test(text) || /(?<![\p{L}])(?:pls|plz|please)[\s.!]*$/iu.test(text)) return 'request';
@@ -279,6 +292,7 @@ export function said(message: string, most: number): MessageSentence[] {
 }
 
 function* sentencesOf(message: string): Generator<MessageSentence> {
+  let previous: MessageSentence['kind'] | undefined;
   for (const raw of message.split(SENTENCE_END)) {
     const sentence = raw.trim();
     if (sentence.length === 0) continue;
@@ -298,7 +312,10 @@ function* sentencesOf(message: string): Generator<MessageSentence> {
       const subject = SUBJECT_FIRST.test(core(trimmed)) && !/^(?:my|our|his|her|their|its)\b/iu.test(core(trimmed));
       const verb = topicWords.some((w) => VERB_AFTER_NAME.test(w) || /(?:ed|['’](?:m|re|ve|ll|d))$/iu.test(w));
       const topic = i < clauses.length - 1 && kind === 'statement' && topicWords.length <= 6 && !subject && !verb;
-      yield { text: trimmed, kind: topic ? 'small-talk' : kind };
+      const reason = kind === 'statement' && previous === 'question' && REASON_AFTER_QUESTION.test(core(trimmed));
+      const read = topic || reason ? 'small-talk' : kind;
+      previous = read;
+      yield { text: trimmed, kind: read };
     }
   }
 }

@@ -229,6 +229,20 @@ describe('askedClause: the question inside a sentence that says more', () => {
     expect(readSentences('How was your day?').map((s) => s.kind)).toEqual(['small-talk']);
   });
 
+  it('reads chat typed in other ways as small talk: an emoji between thanks, "whats up", a message that says it only says hi', () => {
+    for (const text of ['kadrinchey la 🙏 that helps a lot', 'heyy whats up', 'ok my friend, thank you, goodnight', 'cant sleep after nights lol, just saying hi']) {
+      expect(statementsOf(text), text).toBeUndefined();
+    }
+    expect(readSentences('cher how much did that new boat set me back').map((s) => s.kind)).toEqual(['question']);
+  });
+
+  it('reads a reason with no subject after a question as no statement, and "a.m." as no sentence end', () => {
+    expect(statementsOf('wat year did me n claudette tie the knot? want to get the anniversary right')).toBeUndefined();
+    expect(statementsOf('I want to get the anniversary right.')).toBe('I want to get the anniversary right.');
+    const shift = 'User\'s husband Sokha is out on the lake from 4 a.m. to noon.';
+    expect(statementsOf(shift)).toBe(shift);
+  });
+
   it('reads praise of the assistant and putting the chat off as small talk, but not a question about something put off', () => {
     for (const text of ["ah you're a star, what would i do without you?", 'bless you, can we pick this up later?', 'ok talk later!', 'can we continue tomorrow?', 'just saying hi', 'morning! just wanted to say good night lol']) {
       expect(readSentences(text).every((s) => s.kind === 'small-talk'), text).toBe(true);
