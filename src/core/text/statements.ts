@@ -215,7 +215,7 @@ function core(sentence: string): string {
     const next = /^[\p{L}'’]+/u.exec(text.slice(opening[0].length))?.[0] ?? '';
     if (/^\p{Lu}\p{Ll}/u.test(opening[1] ?? '') && /^[\p{L}']+\s+$/u.test(opening[0]) && VERB_AFTER_NAME.test(next)) break;
     // An emoji between them too ("kadrinchey la 🙏 that helps a lot").
-    text = text.slice(opening[0].length).replace(/^[\p{Extended_Pictographic}\u200d\ufe0f\s]+/u, '');
+    text = text.slice(opening[0].length).replace(/^(?:\p{Extended_Pictographic}|\u200d|\ufe0f|\s)+/u, '');
     stripped = true;
   }
   return text;
