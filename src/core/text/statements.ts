@@ -39,7 +39,7 @@ const SMALL_TALK_WORDS = new Set(
     'olá ola obrigado obrigada tchau ' +
     'merhaba selam hej tack så mycket snäll děkuji dekuji medaase ameseginalehu yassou yasou arigato arigatou domo grand million ta brill lovely sweet legend ace buena bueno aight muy amable ' +
     // Thanks and goodbyes in the other languages people mix into English chat ("mahalo, shoots", "tamam, thanks a lot").
-    'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna qujanaq biri kadrinchey cher goodnight nite heyy heyyy helloo'
+    'jazakallah jazakallahu khair khairan shukran köszi kösz köszönöm dziękuję dzieki dzięki spasibo obrigadão a mahalo shoots tamam sağol sagol teşekkürler tesekkurler dank je jij wel bedankt tot doei asante sana kia ora toodles laters diolch cariad ka pai och aye righto yuh ya grazzi ħafna hafna qujanaq biri kadrinchey cher vemos takk fyri góða goda nátt natt goodnight nite heyy heyyy helloo'
   ).split(' '),
 );
 
@@ -47,13 +47,16 @@ const SMALL_TALK_WORDS = new Set(
  * Words that are small talk beside small talk, never stripped as an opening, since a statement can start with them:
  * "good night my friend", "thank you, God bless", "sweet as, cheers", "thank u po" (Filipino courtesy).
  */
-const SMALL_TALK_BESIDE = new Set('la my dear friend mate bro buddy boss fam du är dale sos una genia genio love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga che crack un va si'.split(' '));
+const SMALL_TALK_BESIDE = new Set('la nos my dear friend mate bro buddy boss fam du är dale sos una genia genio love baby babe hun hen pet god bless as u po opo real so joven mija mijo amigo amiga che crack un va si'.split(' '));
 
 /** Sentences about the conversation rather than the user: "Hope you're well.", "You're the best.", "That worked." */
 /** Thanks to someone by a name or a pet name, and a blessing: "thank you putt, god bless", "thanks hun". */
 const THANKS_TO = /^(?:thank\s+you|thank\s+u|thanks|thx|ty|cheers|ta|gracias|grazie|merci|danke|obrigad[oa])\s+[\p{L}'’]+[\s.!]*$/iu;
 
 const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|you (?:do|did) (?:it )?all\b|you rock\b|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|what(?:['\u2019]?s| is) up[\s?!.]*$|long time no see|nice to (?:meet|see)|good to (?:see|hear)|what would i do without you|(?:can|could|shall) we (?:pick (?:this|it) up|continue|carry on|talk|chat|finish)(?: (?:this|it))?(?: (?:later|tomorrow|another time|again|in the morning))?[\s?.!]*$|(?:talk|speak|chat) (?:later|soon|tomorrow)\b|just (?:saying|wanted to say|popping in to say) (?:hi|hello|hey|good ?night|morning)\b)/iu;
+
+/** A noun phrase whose clause follows it ("the money I borrowed", "that form they sent"): a topic, not a statement. */
+const RELATIVE_TOPIC = /^(?:the|that|this|those|these)\s+(?:\p{L}+\s+){1,2}(?:i|we|you|he|she|they)\s+\p{L}+/iu;
 
 /** A sentence that ends by saying it is only chat. */
 const JUST_SAYING_HI = /(?<![\p{L}])just (?:saying|wanted to say|popping in to say|checking in to say) (?:hi|hello|hey|good ?night|morning)[\s.!?]*$/iu;
@@ -164,7 +167,7 @@ export function askedClause(sentence: string): string | undefined {
 const EXCLAMATION = /^(?:what\s+an?\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?|how\s+(?:lovely|nice|sweet|cool|awful|annoying|funny|kind|exciting|sad|weird|rude))\s*[!.]*$/iu;
 
 /** Passing moods and events: "So tired today.", "Work was insane today.", "Chiara just called, so excited!" */
-const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately)\b/iu;
+const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately|at work)\b/iu;
 const MOOD = /\b(?:tired|exhausted|sleepy|knackered|busy|crazy|insane|rough|long|hell|awful|terrible|bad|badly|great|good|fine|nice|fun|stressed|hungry|bored|killing|excited|happy|sad|slow|quiet|hectic|ugh)\b/iu;
 
 /** Words that make a sentence a clause with a subject: a pronoun first, or a verb form after the first word. */
@@ -311,7 +314,9 @@ function* sentencesOf(message: string): Generator<MessageSentence> {
       const topicWords = words(core(trimmed));
       const subject = SUBJECT_FIRST.test(core(trimmed)) && !/^(?:my|our|his|her|their|its)\b/iu.test(core(trimmed));
       const verb = topicWords.some((w) => VERB_AFTER_NAME.test(w) || /(?:ed|['’](?:m|re|ve|ll|d))$/iu.test(w));
-      const topic = i < clauses.length - 1 && kind === 'statement' && topicWords.length <= 6 && !subject && !verb;
+      // So is a noun with its own clause after it ("the money I borrowed for the house, how many more months ...").
+      const described = RELATIVE_TOPIC.test(core(trimmed));
+      const topic = i < clauses.length - 1 && kind === 'statement' && ((topicWords.length <= 6 && !subject && !verb) || described);
       const reason = kind === 'statement' && previous === 'question' && REASON_AFTER_QUESTION.test(core(trimmed));
       const read = topic || reason ? 'small-talk' : kind;
       previous = read;

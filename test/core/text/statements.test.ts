@@ -234,6 +234,10 @@ describe('askedClause: the question inside a sentence that says more', () => {
       expect(statementsOf(text), text).toBeUndefined();
     }
     expect(readSentences('cher how much did that new boat set me back').map((s) => s.kind)).toEqual(['question']);
+    for (const text of ['ya, gracias mija, nos vemos 😘', 'takk fyri, góða nátt', "hey, how's it going? bored at work lol"]) expect(statementsOf(text), text).toBeUndefined();
+    // A noun with its own clause before a question is its topic: nothing to keep.
+    expect(statementsOf('the money I borrowed for the house, how many more months do i pay?')).toBeUndefined();
+    expect(statementsOf('The dog is sick, what should I do?')).toBe('The dog is sick.');
   });
 
   it('reads a reason with no subject after a question as no statement, and "a.m." as no sentence end', () => {
