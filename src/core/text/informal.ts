@@ -64,6 +64,14 @@ const INFORMAL: readonly (readonly string[])[] = [
   ['football', 'footy'],
   ['apartment', 'flat'],
   ['son', 'lad'],
+  // Everyday names in English chat for what memories name formally: "the puffer kevin uses", "the baby's next jab",
+  // "off the grog", "whats wrong with the moto", "my roomie", "the medicine ama takes for her sugar".
+  ['inhaler', 'puffer'],
+  ['vaccination', 'vaccine', 'jab'],
+  ['alcohol', 'grog', 'booze'],
+  ['motorbike', 'motorcycle', 'moto'],
+  ['roommate', 'roomie', 'flatmate'],
+  ['diabetes', 'sugar'],
   // Chat's abbreviations for the word that carries them: "my bp pills", "which days am I wfh".
   ['pressure', 'bp'],
   ['home', 'wfh'],

@@ -24,4 +24,13 @@ describe('informalForms', () => {
     expect(informalForms(stemIn('headaches', 'en'))).toContain(stemIn('migraine', 'en'));
   });
 
+  it('reads everyday names for what memories name formally', () => {
+    expect(informalForms(stemIn('puffer', 'en'))).toContain(stemIn('inhaler', 'en'));
+    expect(informalForms(stemIn('jab', 'en'))).toContain(stemIn('vaccination', 'en'));
+    expect(informalForms(stemIn('grog', 'en'))).toContain(stemIn('alcohol', 'en'));
+    expect(informalForms(stemIn('moto', 'en'))).toContain(stemIn('motorbike', 'en'));
+    expect(informalForms(stemIn('roomie', 'en'))).toContain(stemIn('roommate', 'en'));
+    expect(informalForms(stemIn('sugar', 'en'))).toContain(stemIn('diabetes', 'en'));
+  });
+
 });
