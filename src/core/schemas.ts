@@ -438,6 +438,10 @@ export const scorePartsSchema = z
       .number()
       .optional()
       .describe('Factor for a memory that asks a question and is not a turn of a conversation: a question is not evidence of its answer.'),
+    nameMemory: z
+      .number()
+      .optional()
+      .describe('Factor for a memory that only says the user\'s name ("User\'s name is Dorji Wangchuk."), for a message that does not ask a name: it answers nothing else.'),
     otherPerson: z
       .number()
       .optional()

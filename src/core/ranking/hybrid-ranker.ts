@@ -111,6 +111,12 @@ export interface RankerParams {
    * lifts them: answerLift).
    */
   questionFactor: number;
+  /**
+   * A memory that only says the user's name ("User's name is Dorji Wangchuk.") answers a question about the name and
+   * nothing else: for any other message its evidence is multiplied by this (1: off). Ranked first over a trip or a
+   * visit ("me and pema wanna go over to my brother's place"), it took standing's lift from the memories that answer.
+   */
+  nameMemoryFactor: number;
   /** Added to memories stored on (or whose text names) the day or month the query names. */
   dateBonus: number;
   /**
@@ -281,6 +287,7 @@ export const DEFAULT_RANKER_PARAMS: RankerParams = {
   dateBonus: 0.2,
   // No memory of the suite's fact sets is a question, and those of its dialogue sets are turns: unchanged figures.
   questionFactor: 0.5,
+  nameMemoryFactor: 0.5,
   // Fact lists: unanswerable questions answered with nothing 0.34 -> 0.43 at 0.6; nothing changed elsewhere (no
   // right answer of the suite lacks the kind its question asks for).
   answerKindFactor: 0.6,
@@ -369,6 +376,11 @@ export function sameName(a: string, b: string): boolean {
 }
 
 /** A question about the user's own name. */
+/** A memory that says the user's name and nothing else ("User's name is Benedikt Aigner, but everyone calls him Bene."). */
+function namesUserOnly(text: string): boolean {
+  return OWN_NAME.test(text.trim()) && !/\band\b|;/iu.test(text) && text.split(/\s+/u).length <= 12;
+}
+
 const ASKS_OWN_NAME = /\bmy (?:full |first |last |middle |maiden )?name\b|\bwhat am i called\b|\bwho am i\b/iu;
 
 /**
@@ -756,6 +768,7 @@ export class HybridRanker implements Ranker {
     // paid is asked as prices are, without "my"; a memory that states an amount is no memory merely on the topic.
     const amountAsked = general !== 1 && kind === 'number' && /^how much\b/iu.test(query.trim());
 
+    const asksOwnName = ASKS_OWN_NAME.test(query) || /\b(?:names?|called)\b/iu.test(query) && /\b(?:i|me|my|user)\b/iu.test(query) && nameAskedOf(query) === undefined;
     // A first-person question over facts stored about the user one by one (RankerParams.selfLift).
     const selfQuery = p.selfLift !== 1 && speaksAsSelf(query);
     const lengthFactor = (f: Features): number =>
@@ -798,13 +811,14 @@ export class HybridRanker implements Ranker {
       const kin = !turn && other === 1 && aboutOtherKin(f) ? p.otherRelativeFactor : 1;
       const byName = !turn && other === 1 && kin === 1 && answer !== true && nameOnly(f) ? p.nameOnlyFactor : 1;
       const asked = f.reading.asks && !turn ? p.questionFactor : 1;
+      const nameMemory = !turn && !asksOwnName && namesUserOnly(f.candidate.memory.text) ? p.nameMemoryFactor : 1;
       const self = selfQuery && !turn && !f.reading.self ? p.selfLift : 1;
       const world = amountAsked && answer === true ? 1 : general;
-      return { f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, world, evidence: (best * brevity + dated) * kindFactor * asked * other * kin * byName * self * world };
+      return { f, coverage, settles, own, best, brevity, dated, turn, answer, asked, nameMemory, other, kin, byName, self, world, evidence: (best * brevity + dated) * kindFactor * asked * nameMemory * other * kin * byName * self * world };
     });
     const absent = weights.absentShare();
     const top = evidences.reduce((m, e) => Math.max(m, e.evidence), 0);
-    const scored = evidences.map(({ f, coverage, settles, own, best, brevity, dated, turn, answer, asked, other, kin, byName, self, world, evidence: e }): ScoredCandidate & { covered: string } => {
+    const scored = evidences.map(({ f, coverage, settles, own, best, brevity, dated, turn, answer, asked, nameMemory, other, kin, byName, self, world, evidence: e }): ScoredCandidate & { covered: string } => {
       const raw = top > 0 && e > 0 ? e * (e / top) ** p.bestGap : e;
       const gap = e - raw;
       const parts: ScoreParts = {
@@ -821,6 +835,7 @@ export class HybridRanker implements Ranker {
       };
       if (answer !== undefined) parts.answer = answer ? 1 : 0;
       if (asked !== 1) parts.question = asked;
+      if (nameMemory !== 1) parts.nameMemory = nameMemory;
       if (other !== 1) parts.otherPerson = other;
       if (kin !== 1) parts.otherRelative = kin;
       if (settles) parts.settles = p.impliedCoverage;

@@ -77,4 +77,4 @@ export function noAnswer(parts: ScoreParts | undefined): boolean {
 }
 
 /** The parts that a discount for a near miss sets (hybrid-ranker.ts); `answer` is 0 or 1, and 0 is the discount. */
-const NEAR_MISS_DISCOUNTS = ['nameOnly', 'otherPerson', 'otherRelative', 'general', 'question'] as const satisfies readonly (keyof ScoreParts)[];
+const NEAR_MISS_DISCOUNTS = ['nameOnly', 'otherPerson', 'otherRelative', 'general', 'question', 'nameMemory'] as const satisfies readonly (keyof ScoreParts)[];

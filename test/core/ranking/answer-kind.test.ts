@@ -270,6 +270,19 @@ describe('the ranker and the kind of answer', () => {
     expect(ranked('Does Sota have any kids?', [sota, other]).get('sota')?.parts?.nameOnly).toBe(0.8);
   });
 
+  it('discounts a memory that only says the user\'s name for a message that asks no name (nameMemoryFactor)', () => {
+    const name = fact('name', "User's name is Dorji Wangchuk.", 0.4);
+    const home = fact('home', 'We live in Dekiling, a walk up the hill from Jakar dzong.', 0.3);
+    const trip = ranked("me and pema wanna go over to my brother's place next weekend, what do i need to sort out", [name, home]);
+    expect(trip.get('name')?.parts?.nameMemory).toBe(0.5);
+    expect(ranked("me and pema wanna go over to my brother's place", [name, home], { nameMemoryFactor: 1 }).get('name')?.parts?.nameMemory).toBeUndefined();
+    // Asked its name, the memory answers; so does one that says more than the name.
+    expect(ranked("what's my full name", [name, home]).get('name')?.parts?.nameMemory).toBeUndefined();
+    expect(ranked('what am I called', [name, home]).get('name')?.parts?.nameMemory).toBeUndefined();
+    const more = fact('more', "My name is Devika and I'm a nurse in Pune.", 0.4);
+    expect(ranked('where do I work', [more, home]).get('more')?.parts?.nameMemory).toBeUndefined();
+  });
+
   it('reads a name typed in lower case as the name a memory writes with a capital', () => {
     const ugne = fact('ugne', "Rasa's daughter Ugnė is 4 and goes to a crèche.", 0.33);
     const rudis = fact('rudis', 'Our dog Rudis is a rescue greyhound.', 0.07);
