@@ -11,6 +11,7 @@
  * questions are answered by several memories that each hold no number.
  */
 import { words } from '../text/analyze.js';
+import { informalWords } from '../text/informal.js';
 
 export type AnswerKind = 'colour' | 'number' | 'name' | 'date' | 'time';
 
@@ -177,31 +178,27 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
   }
 }
 
+/** Animals, which are named by their breed as often as by their kind ("a rescue greyhound called Pickle"). */
+const ANIMALS = ['dog', 'cat', 'horse', 'pony', 'pet', 'puppy', 'kitten'] as const;
 /**
- * People and animals a question asks the name of by whom they belong to ("What's Lena's brother called?", "whats the
- * name of sadie's daycare teacher", "what are kourosh's twins called", "what's my mum's name").
+ * People, animals and a boat a question asks the name of by whom they belong to ("What's Lena's brother called?",
+ * "whats the name of sadie's daycare teacher", "what are kourosh's twins called", "what's my mum's name").
  */
-const NAMEABLE =
-  'sister|brother|sibling|wife|husband|partner|spouse|son|daughter|kid|child|children|twin|baby|boy|girl|mum|mom|mother|mam|mama|dad|father|papa|parent|grandson|granddaughter|grandchild|grandchildren|grandmother|grandma|grandfather|grandpa|aunt|aunty|auntie|uncle|cousin|niece|nephew|fianc[eé]e?|boyfriend|girlfriend|friend|mate|neighbou?r|teacher|boss|colleague|coach|doctor|vet|dog|cat|horse|pony|pet|puppy|kitten|boat';
+const NAMEABLE = [
+  'sister|brother|sibling|wife|husband|partner|spouse|son|daughter|kid|child|children|twin|baby|boy|girl|mum|mom|mother|mam|mama|dad|father|papa|parent',
+  'grandson|granddaughter|grandchild|grandchildren|grandmother|grandma|grandfather|grandpa|aunt|aunty|auntie|uncle|cousin|niece|nephew',
+  'fianc[eé]e?|boyfriend|girlfriend|friend|mate|neighbou?r|teacher|boss|colleague|coach|doctor|vet|boat',
+  ...ANIMALS,
+].join('|');
 const ASKS_NAME_OF = new RegExp(
   String.raw`(?:\p{L}['\u2019]s|(?<![\p{L}])(?:my|his|her|their|our))\s+(?:\p{L}+\s+){0,2}?(${NAMEABLE})(?:s|es|ren)?(?:['\u2019]s?)?(?:\s+(?:name|names|called)\b|\s+in\b|\s*[?!.]*$)`,
   'iu',
 );
 
-const ANIMALS: ReadonlySet<string> = new Set(['dog', 'cat', 'horse', 'pony', 'pet', 'puppy', 'kitten']);
-
-/** Words for the same one ("mum" asks of "User's mother Rosa"). */
+/** Words for the same one that the chat words (text/informal.ts) do not list ("auntie" for "aunt"). */
 const SAME_ONE: readonly (readonly string[])[] = [
-  ['mum', 'mom', 'mother', 'mam', 'mama'],
-  ['dad', 'father', 'papa'],
-  ['doctor', 'gp', 'doc', 'dr'],
-  ['kid', 'child', 'children'],
-  ['grandmother', 'grandma'],
-  ['grandfather', 'grandpa'],
   ['aunt', 'aunty', 'auntie'],
   ['fiance', 'fiancee', 'fiancé', 'fiancée'],
-  ['dog', 'puppy'],
-  ['cat', 'kitten'],
   ['neighbour', 'neighbor'],
 ];
 
@@ -216,9 +213,10 @@ export function nameAskedOf(query: string): string | undefined {
  * Tomas,", "a dog called Rex", "Marta is my sister"), not merely a name anywhere ("Lena has a brother in Graz.").
  */
 export function namesThe(noun: string, text: string, known: ReadonlySet<string>): boolean {
-  // An animal is named by its breed as often as by its kind ("a rescue greyhound called Pickle"): any name will do.
-  if (ANIMALS.has(noun)) return true;
-  const same = SAME_ONE.find((group) => group.includes(noun.replace(/é/gu, 'e'))) ?? [noun];
+  // An animal is named by its breed as often as by its kind: any name will do.
+  if ((ANIMALS as readonly string[]).includes(noun)) return true;
+  // "mum" asks of "User's mother Rosa", "doctor" of "My GP is Dr Tamihana".
+  const same = SAME_ONE.find((group) => group.includes(noun.replace(/é/gu, 'e'))) ?? informalWords(noun);
   const word = String.raw`(?:${same.join('|')})(?:s|es|ren)?`;
   const name = String.raw`(\p{Lu}[\p{L}'\u2019-]+)`;
   const beside = [

@@ -375,12 +375,12 @@ export function sameName(a: string, b: string): boolean {
   return common >= 3 && longer.length - common <= 2;
 }
 
-/** A question about the user's own name. */
 /** A memory that says the user's name and nothing else ("User's name is Benedikt Aigner, but everyone calls him Bene."). */
 function namesUserOnly(text: string): boolean {
   return OWN_NAME.test(text.trim()) && !/\band\b|;/iu.test(text) && text.split(/\s+/u).length <= 12;
 }
 
+/** A question about the user's own name. */
 const ASKS_OWN_NAME = /\bmy (?:full |first |last |middle |maiden )?name\b|\bwhat am i called\b|\bwho am i\b/iu;
 
 /**
@@ -768,7 +768,7 @@ export class HybridRanker implements Ranker {
     // paid is asked as prices are, without "my"; a memory that states an amount is no memory merely on the topic.
     const amountAsked = general !== 1 && kind === 'number' && /^how much\b/iu.test(query.trim());
 
-    const asksOwnName = ASKS_OWN_NAME.test(query) || /\b(?:names?|called)\b/iu.test(query) && /\b(?:i|me|my|user)\b/iu.test(query) && nameAskedOf(query) === undefined;
+    const asksOwnName = ASKS_OWN_NAME.test(query);
     // A first-person question over facts stored about the user one by one (RankerParams.selfLift).
     const selfQuery = p.selfLift !== 1 && speaksAsSelf(query);
     const lengthFactor = (f: Features): number =>

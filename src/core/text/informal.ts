@@ -77,6 +77,12 @@ const INFORMAL: readonly (readonly string[])[] = [
   ['home', 'wfh'],
 ];
 
+/** The words typed or written for the same thing as `word` (lower case, itself included): "mum" -> mother, mom, mama, ... */
+export function informalWords(word: string): readonly string[] {
+  const lines = INFORMAL.filter((line) => line.includes(word));
+  return [...new Set([word, ...lines.flat()])];
+}
+
 let table: Map<string, string[]> | undefined;
 
 /** The stems an English stem stands for in the other register (every way: "mum" -> "mother", "mother" -> "mum", "mom", "mama" -> "mum", ...). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stemIn } from '../../../src/core/text/analyze.js';
-import { informalForms } from '../../../src/core/text/informal.js';
+import { informalForms, informalWords } from '../../../src/core/text/informal.js';
 
 describe('informalForms', () => {
   it('relates the typed word and the written one both ways, by their stems', () => {
@@ -25,12 +25,22 @@ describe('informalForms', () => {
   });
 
   it('reads everyday names for what memories name formally', () => {
-    expect(informalForms(stemIn('puffer', 'en'))).toContain(stemIn('inhaler', 'en'));
-    expect(informalForms(stemIn('jab', 'en'))).toContain(stemIn('vaccination', 'en'));
-    expect(informalForms(stemIn('grog', 'en'))).toContain(stemIn('alcohol', 'en'));
-    expect(informalForms(stemIn('moto', 'en'))).toContain(stemIn('motorbike', 'en'));
-    expect(informalForms(stemIn('roomie', 'en'))).toContain(stemIn('roommate', 'en'));
-    expect(informalForms(stemIn('sugar', 'en'))).toContain(stemIn('diabetes', 'en'));
+    for (const [typed, written] of [
+      ['puffer', 'inhaler'],
+      ['jab', 'vaccination'],
+      ['grog', 'alcohol'],
+      ['moto', 'motorbike'],
+      ['roomie', 'roommate'],
+      ['sugar', 'diabetes'],
+    ] as const) {
+      expect(informalForms(stemIn(typed, 'en')), typed).toContain(stemIn(written, 'en'));
+    }
+  });
+
+  it('gives the words of the same thing as typed and as written, for rules that read words, not stems', () => {
+    expect(informalWords('mum')).toEqual(expect.arrayContaining(['mum', 'mother', 'mom', 'mama']));
+    expect(informalWords('doctor')).toEqual(expect.arrayContaining(['doctor', 'gp', 'doc']));
+    expect(informalWords('twin')).toEqual(['twin']);
   });
 
 });
