@@ -103,7 +103,7 @@ const NEEDS: readonly Need[] = [
   {
     // A trip depends on how the user travels and where the people they visit live.
     topic:
-      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|pack|packing|head (?:south|north|off|away|abroad)|heading (?:south|north|off|away|abroad)|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|reise|reisen|urlaub|\p{L}*ausflug|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|pack|packing|head (?:south|north|off|away|abroad)|heading (?:south|north|off|away|abroad)|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|drive (?:to|up|down|out|over)|driving (?:to|up|down|out|over)|(?:go|going|come|coming|get|getting|fly|flying|drive|driving|head|heading) (?:(?:over|down|up|out|back) )?(?:to|and) see|stay(?:ing)? with|go(?:ing)? home|get there|(?:train|bus) to|long weekend|(?:a|the) weekend (?:in|at|away)|for (?:a|one|two|three|four|five|\d+|a few|a couple of) (?:days|nights|weeks?)|reise|reisen|urlaub|\p{L}*ausflug|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
     asks: {
       en: ['How do I travel, and where do my family live?'],
       de: ['Wie reise ich, und wo wohnt meine Familie?'],
@@ -156,9 +156,25 @@ const ASKS_ASSISTANT = /^(?:(?:hey|hi|ok|okay|so)[\s,]+)?(?:can|could|would|will
  */
 const ALLOWED = /(?<![\p{L}])(?:(?:can|may|could|should)\s+(?:i|we|he|she|they|\p{Lu}\p{L}+)\s+(?:eat|have|drink|try|order|take|do|go|join|come|manage|handle)|(?:safe|ok|okay|alright|all right|fine|good idea)\s+(?:for|to)|watch out for|be careful (?:with|about)|worry about)(?![\p{L}])/iu;
 
+/**
+ * A question for the assistant's help with a plan ("how should I plan it?", "how do we get there", "what do I need to
+ * sort out", "any ideas?"): what to choose, asked without "what should".
+ */
+const ASKS_HELP =
+  /^(?:how (?:should|shall|do|can|could|would) (?:i|we)(?![\p{L}])|(?:(?:any|some|give me(?: some)?|\p{L}+) )?(?:ideas|suggestions|tips)[?!.]*$|what (?:do|would) (?:i|we) (?:need|have) to (?:sort|arrange|plan|think|do|organi[sz]e|bring|take)|what (?:recipe|dish|food|menu)(?![\p{L}]))/iu;
+
+/**
+ * A clause that asks the assistant for a plan or a choice inside a sentence read as something else ("going to tehran
+ * for a few days next month, help me plan", "nuria and arnau are coming for lunch sunday what should i cook").
+ */
+const CHOOSING_CLAUSE =
+  /(?:^|[,;:]\s*|\s)(?:(?:(?:can|could|would|will) (?:you|u) )?(?:help me|give me|gimme|suggest|recommend|make me|find me|pick)(?![\p{L}])|(?:what|where|which) (?:should|shall|could|can|would|will|\p{L}+['\u2019]?ll) (?:i|we)(?![\p{L}])|what['\u2019]ll (?:i|we)(?![\p{L}])|how (?:should|shall|do|can) (?:i|we)(?![\p{L}])|(?:any |some )?ideas[?!]*$)/iu;
+
 /** A request, or a question to the assistant or about what to choose, asks for something to be chosen or done. */
 function choosingIn(sentence: MessageSentence): boolean {
-  return sentence.kind === 'request' || (sentence.kind === 'question' && (CHOOSING.test(sentence.text) || ASKS_ASSISTANT.test(sentence.text)));
+  if (sentence.kind === 'request') return true;
+  if (sentence.kind === 'question' && (CHOOSING.test(sentence.text) || ASKS_ASSISTANT.test(sentence.text) || ASKS_HELP.test(sentence.text))) return true;
+  return CHOOSING_CLAUSE.test(sentence.text);
 }
 
 /** What asks for a fact even in a request ("tell me when ...", "can you check where ..."). */
@@ -209,13 +225,18 @@ export function impliedParts(message: string, language: string): ImpliedPart[] {
   const add = (need: Need, about?: string): void => {
     for (const text of need.asks[lang]) if (!implied.has(text)) implied.set(text, { need, ...(about !== undefined ? { about } : {}) });
   };
+  // What the message said before a sentence ("cooking for him, mama and nigar. what should i make"): a choice asked
+  // after it is about that.
+  let context = '';
   for (const sentence of readSentences(message)) {
     // "Can you look up flights for my trip?" asks the assistant to do it: a request with a question mark.
     const choosing = choosingIn(sentence);
+    const about = `${context} ${sentence.text}`;
+    if (sentence.kind === 'statement' || sentence.kind === 'small-talk') context = about;
     // "Is it safe to give a greyhound raw chicken wings?" asks about the world, not about anyone's diet (general.ts).
     const allowed = sentence.kind === 'question' && ALLOWED.test(sentence.text) && !(asksGeneral(sentence.text, []) && namesIn(sentence.text).size === 0);
     for (const need of NEEDS) {
-      if (choosing && need.topic.test(sentence.text)) add(need);
+      if (choosing && need.topic.test(about)) add(need);
       // "Daniel baked cookies with almonds. Are they ok for him?", "I've got a headache. What can I take?": what it
       // is about may be named anywhere in the message (a food by its name too).
       else if (allowed && (need.topic.test(message) || (need.namedBy === 'evidence' && need.evidence.test(message)))) add(need, allowedFor(sentence.text, message));

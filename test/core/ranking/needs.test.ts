@@ -31,6 +31,37 @@ describe('impliedNeeds: what a request implies', () => {
     expect(impliedNeeds('can you find me a workout i can do at home', 'en')).toEqual(['Do I have any injuries or health problems?']);
   });
 
+  it('reads a choice asked after what the message said before it, and a request inside a sentence read as something else', () => {
+    const food = ['What am I allergic to?', "What food and drink don't I have?"];
+    const trip = ['How do I travel, and where do my family live?'];
+    const cases: readonly (readonly [string, readonly string[]])[] = [
+      // The topic is in the sentence before the question.
+      // Friday is a plan's day too.
+      ["uncle's coming round friday, i'm cooking for him, mama and nigar. what should i make", [...food, 'Which days am I busy?']],
+      ['cooking supper for the three of us tonight, any ideas?', food],
+      // The request is a clause of a sentence read as a statement.
+      ['nuria and arnau are coming for lunch what should i cook', food],
+      ['kondwani is home, give me ideas for lunch for all of us', food],
+      ['thinking of going to tehran for a few days next month, help me plan', trip],
+      // A visit is a trip.
+      ['want to go see my sister for 3 days next month, what do i need to sort out', trip],
+      ["I'll need to go to Bishkek for a few days in december, how should I plan it?", trip],
+      // A week is a plan's time too.
+      ["me and iván are going to my sister's for a week, how should we get there?", ['Which days am I busy?', ...trip]],
+    ];
+    for (const [message, needs] of cases) expect(impliedNeeds(message, 'en'), message).toEqual(needs);
+  });
+
+  it('reads no choice into a question of fact after context ("where do we sell it", "what do I usually do")', () => {
+    for (const message of [
+      "ok so a man from a restaurant in sassari wants to buy my cheese and i want to tell him where else it is sold where do we sell it now",
+      "Good morning! I'm on a layover in Bangkok. What do I usually do to keep fit while travelling?",
+      'I had a great dinner with Marta last week. When is her birthday?',
+    ]) {
+      expect(impliedNeeds(message, 'en'), message).toEqual([]);
+    }
+  });
+
   it('implies nothing for how-to questions, questions of fact, statements or other topics', () => {
     for (const message of ['How long should I boil an egg for a soft yolk?', 'What is the best way to store fresh basil?', 'What did I have for dinner on Friday?', 'I had a great dinner with Marta.', '']) {
       expect(impliedNeeds(message, 'en'), message).toEqual([]);
