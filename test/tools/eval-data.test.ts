@@ -155,8 +155,8 @@ const NAME_MEMORY = /^(?:My name is|User's name is|Ich heiße|Me llamo|El usuari
 /** People a set has at least: 10, fewer in the first check set and the German and Spanish one. */
 const FEWER_PEOPLE: Readonly<Record<string, number>> = { 'chat-check': 6, 'chat-de-es': 4 };
 const minPeopleOf = (name: string): number => FEWER_PEOPLE[name] ?? 10;
-/** chat-check-21 gives each person 14 memories, so that pools of 10 to 20 (STANDING_POOL and up) are measured too. */
-const FEWER_MEMORIES: Readonly<Record<string, number>> = { 'chat-check-21': 14 };
+/** chat-check-21 and -25 give each person 14 memories, so that pools of 10 to 20 (STANDING_POOL and up) are measured too. */
+const FEWER_MEMORIES: Readonly<Record<string, number>> = { 'chat-check-21': 14, 'chat-check-25': 14 };
 const minMemoriesOf = (name: string): number => FEWER_MEMORIES[name] ?? 15;
 /** The user-id mark of the numbered chat check sets: `u-chat2-*` for `chat-check-2`, and so on. */
 const userPrefixOf = (name: string): string => /^chat-check-(\d+)$/u.exec(name)?.[1] ?? '';
@@ -174,7 +174,7 @@ describe.each(CHAT_SETS)('%s', (name) => {
     expect(evalSetOf(dir)).toMatchObject({ name, exhaustive: true, rowPerCategory: true, checkOnly: CHAT_CHECK_SETS.includes(name) });
   });
 
-  it('has its people with 15+ memories (chat-check-21: 14) and 12 messages each, with unique ids of the set layout', () => {
+  it('has its people with 15+ memories (chat-check-21 and -25: 14) and 12 messages each, with unique ids of the set layout', () => {
     expect(users.length).toBeGreaterThanOrEqual(minPeopleOf(name));
     expect(new Set(data.queries.map((q) => q.userId))).toEqual(new Set(users));
     for (const user of users) {

@@ -56,7 +56,7 @@ const dataDir = join(repoRoot, 'tools', 'eval', 'data');
 /** Our English fact sets (invented people, exhaustive gold), in table order. */
 export const ENGLISH_FACT_SETS = ['people-facts', 'people-facts-2', 'people-facts-3'] as const;
 
-export const CHAT_SETS = ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-check-14', 'chat-check-15', 'chat-check-16', 'chat-check-17', 'chat-check-18', 'chat-check-19', 'chat-check-20', 'chat-check-21', 'chat-check-22', 'chat-check-23', 'chat-de-es'] as const;
+export const CHAT_SETS = ['chat', 'chat-check', 'chat-check-2', 'chat-check-3', 'chat-check-4', 'chat-check-5', 'chat-check-6', 'chat-check-7', 'chat-check-8', 'chat-check-9', 'chat-check-10', 'chat-check-11', 'chat-check-12', 'chat-check-13', 'chat-check-14', 'chat-check-15', 'chat-check-16', 'chat-check-17', 'chat-check-18', 'chat-check-19', 'chat-check-20', 'chat-check-21', 'chat-check-22', 'chat-check-23', 'chat-check-24', 'chat-check-25', 'chat-check-26', 'chat-check-27', 'chat-de-es'] as const;
 
 /**
  * The suite's sets, in table order: dialogue turns, facts in random order, long chat messages, our fact lists

@@ -28,6 +28,7 @@ const REMEMBER = /^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do n
 /** Greetings, thanks, acknowledgements and interjections, in the languages the text analysis knows. */
 const SMALL_TALK_WORDS = new Set(
   (
+    "b'y " +
     'hi hey hello hiya hii hiii yo howdy morning evening afternoon night good gm gn again there everyone all ' +
     'thanks thank thx ty cheers much so very lot you ok okay k kk cool great nice awesome perfect sure yes yeah yep ' +
     'no nope lol lmao haha hahaha hehe ugh phew wow oops hmm um bye goodbye cya see later soon sorry welcome ' +
@@ -53,7 +54,10 @@ const SMALL_TALK_BESIDE = new Set('la nos my dear friend mate bro buddy boss fam
 /** Thanks to someone by a name or a pet name, and a blessing: "thank you putt, god bless", "thanks hun". */
 const THANKS_TO = /^(?:thank\s+you|thank\s+u|thanks|thx|ty|cheers|ta|gracias|grazie|merci|danke|obrigad[oa])\s+[\p{L}'’]+[\s.!]*$/iu;
 
-const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|you (?:do|did) (?:it )?all\b|you rock\b|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|what(?:['\u2019]?s| is) up[\s?!.]*$|long time no see|nice to (?:meet|see)|good to (?:see|hear)|what would i do without you|(?:can|could|shall) we (?:pick (?:this|it) up|continue|carry on|talk|chat|finish)(?: (?:this|it))?(?: (?:later|tomorrow|another time|again|in the morning))?[\s?.!]*$|(?:talk|speak|chat) (?:later|soon|tomorrow)\b)/iu;
+const ABOUT_THE_CHAT = /^(?:hope you|you(?:'re| are| were)\b|your\b|that(?:'s| is| was)? (?:it|all|great|perfect|helpful|hilarious|funny)\b|that worked|it worked|(?:that|this|it)(?:'s| is)?(?: (?:really|totally|so|very|super|honestly|actually))? help(?:s|ed|ful)\b|(?:(?:very|so|really|super|most) )?helpful(?: as (?:always|ever|usual))?[\s.!]*$|too easy\b|off to (?:bed|sleep|work)\b|that(?:'s|’s|s| is) me (?:off|away|done|sorted)\b|that(?:'s|’s|s| is) all i (?:need|needed|wanted)\b|that(?:'s|’s|s| is) (?:lovely|brilliant|grand|class|magic|amazing|awesome|sweet|kind)\b|i (?:always |just |totally |completely )?(?:forget|forgot|dunno|can['’]?t remember|cant remember|don['’]?t know|dont know)\s*[.!]*$|my memory(?:['’]s| is) (?:going|gone|terrible|shocking|awful|useless)\b|got it\b|(?:que\s+)?dios\s+te\s+bendiga|how are you|how's it going|you (?:do|did) (?:it )?all\b|you rock\b|how(?:['’]?s| is| was) (?:your|ur) (?:day|week|weekend|morning|evening|night)\b|how is it going|what(?:['\u2019]?s| is) up[\s?!.]*$|long time no see|nice to (?:meet|see)|good to (?:see|hear)|what would i do without you|(?:can|could|shall) we (?:pick (?:this|it) up|continue|carry on|talk|chat|finish)(?: (?:this|it))?(?: (?:later|tomorrow|another time|again|in the morning))?[\s?.!]*$|(?:talk|speak|chat) (?:later|soon|tomorrow)\b)/iu;
+
+/** Verbs that are nouns as well: after "the" or "that" they name a thing ("the visit", "that run", "the work"). */
+const NOUN_TOO = /^(?:visit|work|run|play|use|study|drink|meet|stay|love|need|want|like|keep|buy)$/iu;
 
 /** A noun phrase whose clause follows it ("the money I borrowed", "that form they sent"): a topic, not a statement. */
 const RELATIVE_TOPIC = /^(?:the|that|this|those|these)\s+(?:\p{L}+\s+){1,2}(?:i|we|you|he|she|they)\s+\p{L}+/iu;
@@ -65,10 +69,16 @@ const JUST_SAYING_HI =
 /** After a question, a sentence with no subject that says why it is asked ("... tie the knot? want to get it right"). */
 const REASON_AFTER_QUESTION = /^(?:want|wanna|need|needs|gotta|trying|tryna|gonna|hoping|planning)\s/iu;
 
+/** After a question, who is asking it or what just happened ("the dentist is asking", "a gringo asked me and i blanked"). */
+const ASKER_AFTER_QUESTION = /(?<![\p{L}])(?:(?:is|are|was|were|keeps?|kept) asking|asked (?:me|us)|wants? to know|wanted to know|i blanked|my mind went blank)(?![\p{L}])/iu;
+
+/** After a question, a short sentence about this moment ("she's been glued to her phone all night") is its context. */
+const THIS_MOMENT = /(?<![\p{L}])(?:today|tonight|right now|at the moment|all (?:night|day|morning|evening|afternoon)|this (?:morning|afternoon|evening))(?![\p{L}])/iu;
+
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where", "starts wen"). */
 const QUESTION_TAIL = /\b(?:(?:what|wat|when|wen|where|wher|who|which|wich|how)|(?:what|wat|which|wich)\s+[\p{L}'’]+)(?:\s+(?:again|exactly|now|then|though|ah|eh|la|lah))?\s*$/iu;
 /** A sentence that opens like a question, with or without its mark (common typos too: "wich", "wat"). */
-const QUESTION_OPENING = /^(?:(?:until|till|since)\s+when|whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)(?![\p{L}\p{N}])/iu;
+const QUESTION_OPENING = /^(?:(?:until|till|since|by)\s+when|every\s+how\s+(?:many|much|often|long)|whereabouts|what|what's|whats|wat|wats|wut|wich|whch|wen|wher|wheres|whens|hows|whos|hw|where|where's|when|when's|who|who's|whom|whose|why|how|how's|which|can|could|would|will|should|shall|may|might|must|do|does|did|don't|doesn't|didn't|is|isn't|are|aren't|am|was|wasn't|were|have|has|had|any|anything|is there|are there|wie|was|wo|wann|wer|warum|welche[rsnm]?|kann|kannst|qué|que|dónde|donde|cuándo|cuando|quién|quien|cómo|como|cuál|cual|quoi|où|quand|qui|pourquoi|comment|quel|quelle|est-ce|onde|quando|quem|porque|qual|cosa|dove|chi|perché)(?![\p{L}\p{N}])/iu;
 
 /**
  * A sentence that opens like a question but states something: a clause of time before its main clause ("When it
@@ -102,8 +112,9 @@ const INVERTED_QUESTION =
   /(?<![\p{L}'’])(?:(?:when|where|how|who|(?:what|which)(?:\s+\p{L}+)?)\s+(?:do|does|did|is|are|am|was|were|can|could|should|will|would|has|have)|(?:what|where|when|how|who)['’]?s)\s+(?:i|we|you|he|she|they|it)(?![\p{L}'’])/iu;
 
 /** A question word in place of the answer: "ezinne does what for work", "the party is when". */
-// Not a clause that follows it ("She is who she is.", "That was what I wanted.").
-const ASKED_IN_PLACE = /\b(?:does|do|did|is|are|was|were)\s+(?:what|which|where|when|who)\b(?!\s+(?:i|you|he|she|we|they|it|i['\u2019]m|you['\u2019]re|we['\u2019]re|they['\u2019]re)\b)/iu;
+// Not a clause that follows it ("She is who she is.", "That was what I wanted.", "the boats are what really pay the bills").
+const ASKED_IN_PLACE =
+  /\b(?:does|do|did|is|are|was|were)\s+(?:what|which|where|when|who)\b(?!\s+(?:i|you|he|she|we|they|it|i['\u2019]m|you['\u2019]re|we['\u2019]re|they['\u2019]re|really|actually|truly|mostly|always|usually|keeps?|makes?|pays?|gets?|matters?)\b)/iu;
 
 /**
  * The words that frame a question inside a longer sentence, as typed or spoken: "i wanted to ask where ...", "quick
@@ -169,7 +180,7 @@ const EXCLAMATION = /^(?:what\s+an?\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?|how\s+(
 
 /** Passing moods and events: "So tired today.", "Work was insane today.", "Chiara just called, so excited!" */
 const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately|at work)\b/iu;
-const MOOD = /\b(?:tired|exhausted|sleepy|knackered|busy|crazy|insane|rough|long|hell|awful|terrible|bad|badly|great|good|fine|nice|fun|stressed|hungry|bored|killing|excited|happy|sad|slow|quiet|hectic|ugh)\b/iu;
+const MOOD = /\b(?:sun|sunny|rain|raining|rainy|wind|windy|hot|cold|freezing|snow|snowing|fog|foggy|storm|stormy|humid|weather|tired|exhausted|sleepy|knackered|busy|crazy|insane|rough|long|hell|awful|terrible|bad|badly|great|good|fine|nice|fun|stressed|hungry|bored|killing|excited|happy|sad|slow|quiet|hectic|ugh)\b/iu;
 
 /** Words that make a sentence a clause with a subject: a pronoun first, or a verb form after the first word. */
 const SUBJECT_FIRST = /^(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|my|we|we're|we've|our|he|he's|she|she's|they|they're|their|his|her|it|it's|its|mine|ich|mein|meine|wir|unser|unsere|er|sie|es|yo|mi|mis|nosotros|nuestro|nuestra|je|j'ai|mon|ma|mes|nous|notre|eu|meu|minha|nós|io|mio|mia|noi)\b/iu;
@@ -246,6 +257,12 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   // "bless you baby, that's all i needed": every comma-separated piece is small talk.
   // Split as typed: reading the openings off first would leave "do all" of "medaase, you do all".
   if (sentence.includes(',') && sentence.split(',').every((piece) => piece.trim() === '' || smallTalk(piece))) return 'small-talk';
+  // A word or two of thanks in a language the lists lack, beside what is plainly about the chat: "jerejef, you are
+  // helping me a lot", "ok sağ ol, that helps a lot".
+  if (/^[^,]+,[^,]+$/u.test(sentence)) {
+    const [first = '', rest = ''] = sentence.split(',');
+    if (words(core(first)).length <= 2 && (ABOUT_THE_CHAT.test(core(rest)) || ABOUT_THE_CHAT.test(rest.trim()))) return 'small-talk';
+  }
   // "What a day!", "what a week": an exclamation, not a question.
   if (EXCLAMATION.test(text)) return 'small-talk';
   // "cant sleep after nights lol, just saying hi": the message says itself it is chat.
@@ -314,11 +331,16 @@ function* sentencesOf(message: string): Generator<MessageSentence> {
       // rigs, when's it up"), with no verb but a plural's -s or a possessive's 's, are its topic, not a statement.
       const topicWords = words(core(trimmed));
       const subject = SUBJECT_FIRST.test(core(trimmed)) && !/^(?:my|our|his|her|their|its)\b/iu.test(core(trimmed));
-      const verb = topicWords.some((w) => VERB_AFTER_NAME.test(w) || /(?:ed|['’](?:m|re|ve|ll|d))$/iu.test(w));
+      // After a determiner, a word that is a noun too is read as one ("that monthly clinic visit, what is it for").
+      const determined = /^(?:the|that|this|those|these)\s/iu.test(core(trimmed));
+      const verb = topicWords.some((w) => (VERB_AFTER_NAME.test(w) && !(determined && NOUN_TOO.test(w))) || /(?:ed|['’](?:m|re|ve|ll|d))$/iu.test(w));
       // So is a noun with its own clause after it ("the money I borrowed for the house, how many more months ...").
       const described = RELATIVE_TOPIC.test(core(trimmed));
       const topic = i < clauses.length - 1 && kind === 'statement' && ((topicWords.length <= 6 && !subject && !verb) || described);
-      const reason = kind === 'statement' && previous === 'question' && REASON_AFTER_QUESTION.test(core(trimmed));
+      const reason =
+        kind === 'statement' &&
+        previous === 'question' &&
+        (REASON_AFTER_QUESTION.test(core(trimmed)) || ASKER_AFTER_QUESTION.test(trimmed) || (THIS_MOMENT.test(trimmed) && topicWords.length <= 10));
       const read = topic || reason ? 'small-talk' : kind;
       previous = read;
       yield { text: trimmed, kind: read };
