@@ -35,6 +35,9 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     ['My aunt lives in Cádiz, where she grows lemons.', 'My aunt lives in Cádiz, where she grows lemons.'],
     ['I moved to Oslo, which was a big change.', 'I moved to Oslo, which was a big change.'],
     ['She is who she is, and Ana loves her for it.', 'She is who she is, and Ana loves her for it.'],
+    ['My pension is small; the boats are what really pay the bills.', 'My pension is small; the boats are what really pay the bills.'],
+    // A sentence after a question that is not about this moment or who asks.
+    ['What should I cook? I just became vegan.', 'I just became vegan.'],
     // A clause of time before the main clause, and "anything" as a subject, open like questions but state.
     ['When it snows the back road closes, so Ana parks by the church.', 'When it snows the back road closes, so Ana parks by the church.'],
     ['Whenever I fly I ask for an aisle seat.', 'Whenever I fly I ask for an aisle seat.'],
@@ -121,6 +124,17 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     'righto cheers',
     'och that\'s lovely, cheers hen',
     'where am i from again, cork or kerry? my memory is going',
+    'by when must we send in the papers',
+    'every how many days does he get back',
+    'that monthly clinic visit, what is it for again',
+    'jerejef, you are helping me a lot',
+    'ok sağ ol, that helps a lot',
+    'which blood thinner am i on? the dentist is asking',
+    'how big is the salar? a tourist asked me and i blanked',
+    "does wara have a boyfriend?? she's been glued to her phone all night",
+    'some day out there today eh, sun splittin the rocks',
+    'how much do i pay a month for the moto? i always forget',
+    "b'y what's the one thing the grandson can't eat again",
   ])('keeps nothing of %j', (message) => {
     expect(statementsOf(message)).toBeUndefined();
   });
