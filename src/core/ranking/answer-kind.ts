@@ -13,7 +13,7 @@
 import { words } from '../text/analyze.js';
 import { informalWords } from '../text/informal.js';
 
-export type AnswerKind = 'colour' | 'number' | 'name' | 'date' | 'time';
+export type AnswerKind = 'colour' | 'number' | 'measure' | 'name' | 'date' | 'time';
 
 /** Things whose names are common words, not capitalised ones. */
 const COMMON_NAMED =
@@ -23,7 +23,9 @@ const COMMON_NAMED =
 export function answerKindOf(query: string): AnswerKind | undefined {
   const q = query.toLowerCase().trim();
   if (/^(what|which)\b/u.test(q) && /\bcolou?rs?\b/u.test(q)) return 'colour';
-  if (/\bhow (old|much|tall|far|heavy)\b|\bwhat age\b/u.test(q)) return 'number';
+  // A height, a depth or a weight is a number with its unit: "Matas is 15" says no height.
+  if (/\bhow (tall|heavy|high|deep)\b/u.test(q)) return 'measure';
+  if (/\bhow (old|much|far)\b|\bwhat age\b/u.test(q)) return 'number';
   // A condition, a pill or a course is called by a common word ("type 2 diabetes", "amlodipine", "a short course in
   // lash extensions"): only a name is capitalised.
   // "called" asks for a name after "what" ("what's her dog called"), not as a phone call ("Amma called about ...").
@@ -51,6 +53,12 @@ const WHEN_NOW = new RegExp(
 const TERSE_WHEN = /(?:^|\s)(?:when|what day|which day|what time|what date)\s*[?!.]*$/u;
 /** A time of any kind besides a date or a weekday (isCalendarWord): a time of day, a season or a feast, a year, a frequency, a span. */
 const TIME_WORDS = /\b(?:weekends?|weekdays?|weekly|monthly|yearly|annually|daily|nightly|fortnightly|fortnight|every|each|mornings?|afternoons?|evenings?|nights?|tonight|noon|midday|midnight|o['’]clock|spring|summer|autumn|fall|winter|christmas|easter|ramadan|eid|diwali|new year|weeks?|months?|years?|(?:19|20)\d\d|since|ago|once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|several|couple of)\s+(?:days?|hours?|hrs?|minutes?|mins?|nights?)|\d{1,2}(?::\d\d)?\s?(?:am|pm|h)|\d{1,2}:\d\d)\b/iu;
+
+/** A number and its unit of length, area or weight, in figures or words. */
+const MEASURE = new RegExp(
+  String.raw`(?:\d[\d.,]*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred|a few|several))\s?(?:-\s?)?(?:cm|mm|m|km|metres?|meters?|centimet(?:re|er)s?|kilomet(?:re|er)s?|miles?|mi|feet|foot|ft|inch(?:es)?|in|kg|kilos?|kilograms?|g|grams?|pounds?|lbs?|tonnes?|tons?|stone|hectares?|ha|acres?|m²|m2|km²|km2|sq\.? ?(?:m|ft|km))(?![\p{L}])|\d+\s?['’]\s?\d+`,
+  'iu',
+);
 
 const COLOURS = new Set(
   `red orange yellow green blue purple violet pink brown black white grey gray silver gold golden beige navy teal
@@ -128,6 +136,8 @@ export interface AnswerFacts {
   colour: boolean;
   /** An amount or an age: a digit that is not a year ("a 2017 Jetta" is a date), a number word, a currency sign. */
   number: boolean;
+  /** A number with a unit of length, area, depth or weight ("1.82 m", "six feet", "40 kilos", "3 hectares"). */
+  measure: boolean;
   /** A calendar date or part of one: a month, a day of the month ("the 14th", "18/10"), a year of birth, "next week". */
   date: boolean;
   /** A date, or any time: a weekday, an hour, a season, "every ..." (a question when something happens). */
@@ -149,6 +159,7 @@ export function answerFactsOf(text: string): AnswerFacts {
     colour: all.some((w) => COLOURS.has(w)),
     date,
     time: date || all.some(isCalendarWord) || TIME_WORDS.test(text),
+    measure: MEASURE.test(text),
     number:
       /[$€£¥]/u.test(text) ||
       /\bborn\b[^.!?]*\b(?:19|20)\d\d\b/iu.test(text) ||
@@ -168,6 +179,8 @@ export function offersAnswer(kind: AnswerKind, facts: AnswerFacts, known: Readon
       return facts.colour;
     case 'number':
       return facts.number;
+    case 'measure':
+      return facts.measure;
     case 'date':
       return facts.date;
     case 'time':

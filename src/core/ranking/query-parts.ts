@@ -84,7 +84,7 @@ export function withNameFor(question: string, context: string): string | undefin
   // A sentence's first word is capitalised whatever it is: a common English word there names nobody ("Long day, ...",
   // "Rough night, Em was up ..."); common, since WordNet's lexicon also knows "Felix" and "Ibrahim".
   const opening = sentenceOpenings(context);
-  const capitalised = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n) && !(opening.has(n) && isCommonWord(n)));
+  const capitalised = [...namesIn(context)].filter((n) => !NOT_NAMES.has(n) && !isCalendarWord(n) && !(opening.has(n) && isCommonWord(n)) && !acronymIn(n, context));
   // Chat types names in lower case too ("kamande came home late again"): a sentence's first word no English reader
   // knows, where none is capitalised.
   const names = capitalised.length > 0 ? capitalised : lowerCaseNamesIn(context);
@@ -106,6 +106,12 @@ export function withNameFor(question: string, context: string): string | undefin
   return changed ? out : undefined;
 }
 
+/** Whether a name is written in capitals only, as an acronym ("the AC in the car", "the GP"): it names nobody. */
+function acronymIn(name: string, context: string): boolean {
+  const written = new RegExp(String.raw`(?<![\p{L}])${escapeRegExp(name)}(?![\p{L}])`, 'iu').exec(context)?.[0] ?? '';
+  return written.length >= 2 && written === written.toUpperCase() && written !== written.toLowerCase();
+}
+
 /** The first words of a text's sentences, lower case. */
 function sentenceOpenings(context: string): Set<string> {
   const openings = new Set<string>();
@@ -116,12 +122,19 @@ function sentenceOpenings(context: string): Set<string> {
   return openings;
 }
 
+const FIRST_WORD = /^\s*(\p{Ll}{3,})(?=\s)/u;
+const SUBJECT_OF_VERB = /^\s*(\p{Ll}{3,})\s+(?:\p{Ll}+(?:ed|s)|is|was|has|had|came|went|got|said|rang|left|took|made|called|phoned)(?![\p{L}])/u;
+
 /** Sentences' first words in lower case that are no word the English reader knows ("njoroge wants to join ..."). */
 function lowerCaseNamesIn(context: string): string[] {
   const names = new Set<string>();
-  for (const sentence of context.split(/[.!?;,]\s+|\n+/u)) {
-    const first = /^\s*(\p{Ll}{3,})(?=\s)/u.exec(sentence)?.[1];
-    if (first !== undefined && !knownEnglishWord(first)) names.add(first);
+  for (const { text, kind } of readSentences(context)) {
+    for (const piece of text.split(/[.!?;,]\s+|\n+/u)) {
+      // In small talk, only the subject of a verb ("kamande came home late again, the jam is terrible"): a greeting
+      // names nobody ("bon dia!", "salam qardaş, just landed").
+      const first = (kind === 'small-talk' ? SUBJECT_OF_VERB : FIRST_WORD).exec(piece)?.[1];
+      if (first !== undefined && !knownEnglishWord(first)) names.add(first);
+    }
   }
   return [...names];
 }

@@ -141,7 +141,11 @@ const SELF: ReadonlySet<Relation> = new Set<Relation>(['self']);
 export function aboutUserAlone(text: string, relations: ReadonlySet<Relation>): boolean {
   if (relations.size > 0) return false;
   // "She supports Celtic." stored one by one is about the one the memories are about: the user, in the third person.
-  return /^(?:(?:the )?user(?:['\u2019]s)?|my|i|i['\u2019](?:m|ve|d|ll)|she|he|she['\u2019]s|he['\u2019]s)(?![\p{L}])/iu.test(text.trim());
+  // So is a memory that speaks as the user later in the sentence ("Each trip is 10 days and I get 4 days in port.").
+  return (
+    /^(?:(?:the )?user(?:['\u2019]s)?|my|i|i['\u2019](?:m|ve|d|ll)|she|he|she['\u2019]s|he['\u2019]s)(?![\p{L}])/iu.test(text.trim()) ||
+    /(?<![\p{L}'\u2019])(?:i|i['\u2019](?:m|ve|d|ll)|my|me)(?![\p{L}'\u2019])/iu.test(text)
+  );
 }
 
 /** A text about someone's relative, by the name it gives them first: "Ingrid's father is a Lutheran priest." */

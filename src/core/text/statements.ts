@@ -267,6 +267,8 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   if (EXCLAMATION.test(text)) return 'small-talk';
   // "cant sleep after nights lol, just saying hi": the message says itself it is chat.
   if (JUST_SAYING_HI.test(text)) return 'small-talk';
+  // "how old is aysel now, 10? 11?": figures alone are guesses offered for the answer, not a question of their own.
+  if (!/\p{L}/u.test(text)) return 'small-talk';
   if (/[?？¿]/u.test(sentence)) return 'question';
   // "vet phone number pls": a terse request, with its "please" at the end.
   if (REQUEST.test(text) || /(?<![\p{L}])(?:pls|plz|please)[\s.!]*$/iu.test(text)) return 'request';

@@ -8,6 +8,10 @@ describe('answerKindOf', () => {
     expect(answerKindOf('which color are her shoes')).toBe('colour');
     expect(answerKindOf('How old is Kenji?')).toBe('number');
     expect(answerKindOf('how much does Tom charge per hour')).toBe('number');
+    // A height or a weight is a measure: a number with its unit.
+    expect(answerKindOf('how tall is matas now')).toBe('measure');
+    expect(answerKindOf('how heavy is the anchor')).toBe('measure');
+    expect(answerKindOf('how far is it to my mum')).toBe('number');
     expect(answerKindOf("What's Lena's dog called?")).toBe('name');
     expect(answerKindOf('what are the names of Tom’s kids?')).toBe('name');
     expect(answerKindOf('When is Musa’s birthday?')).toBe('date');
@@ -56,6 +60,12 @@ describe('namesIn', () => {
 describe('offersAnswer', () => {
   const none = new Set<string>();
   it('finds a colour, an amount or age, a name', () => {
+    for (const text of ['Matas is 1.82 m tall.', 'He is six feet tall.', 'The anchor weighs 40 kilos.', "She's 5'4\".", 'The farm is 140 acres.']) {
+      expect(offersAnswer('measure', answerFactsOf(text), none), text).toBe(true);
+    }
+    for (const text of ['Matas is 15 and plays basketball.', 'The trek takes 3 hours each way.']) {
+      expect(offersAnswer('measure', answerFactsOf(text), none), text).toBe(false);
+    }
     expect(offersAnswer('colour', answerFactsOf('Maria drives a dark blue Fiat.'), none)).toBe(true);
     expect(offersAnswer('colour', answerFactsOf('Jonas rides a carbon road bike.'), none)).toBe(false);
     expect(offersAnswer('number', answerFactsOf('Kenji turned thirty in May.'), none)).toBe(true);

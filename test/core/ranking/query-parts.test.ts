@@ -23,6 +23,13 @@ describe('queryParts', () => {
     ]);
   });
 
+  it('reads no acronym as the one "he" points at, nor a greeting of a word or two as a name', () => {
+    expect(queryParts('bon dia! so hot today and the AC in the car is still dead lol. shurandy wants a party before he goes. when exactly is he leaving?')).toContain(
+      'when exactly is shurandy leaving?',
+    );
+    expect(queryParts('The GP called. What did he say about my knee?').some((part) => part.includes('GP say'))).toBe(false);
+  });
+
   it('reads "he" as a name typed in lower case at the start of a sentence, where it is no English word', () => {
     expect(queryParts('kamande came home late again, the jam is terrible. which route does he drive, my cousin is asking')).toContain(
       'which route does kamande drive',

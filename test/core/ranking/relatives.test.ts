@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aboutOtherRelative, askedRelations, relationsIn, relativeOfNamed, relativesOf } from '../../../src/core/ranking/relatives.js';
+import { aboutOtherRelative, aboutUserAlone, askedRelations, relationsIn, relativeOfNamed, relativesOf } from '../../../src/core/ranking/relatives.js';
 
 describe('relationsIn: the relatives a text names', () => {
   it('reads each relation by the words people type for it', () => {
@@ -59,5 +59,16 @@ describe('relativesOf: whom a memory is about, for a question about a relative',
     expect(aboutOtherRelative(askedRelations("What's my father's name?"), relativesOf('My name is Ingrid Halvorsen.'))).toBe(true);
     expect(aboutOtherRelative(askedRelations("What's my father's name?"), relativesOf('My father Dorin keeps bees.'))).toBe(false);
     expect([...relativesOf('My sister Marta lives in Porto.')]).toEqual(['sister']);
+  });
+});
+
+describe('aboutUserAlone: a memory about the user and nobody else', () => {
+  it('opens with the user, or speaks as the user later in the sentence', () => {
+    for (const text of ["User's birthday is 30 April.", "I'm allergic to latex.", 'Each trip is 10 or 11 days and I get 4 days in port between them.', 'Every winter the road to my village closes.']) {
+      expect(aboutUserAlone(text, relationsIn(text)), text).toBe(true);
+    }
+    for (const text of ['My son Rauf is 14.', 'The trek takes 3 hours each way.', 'Mine workers start at six.']) {
+      expect(aboutUserAlone(text, relationsIn(text)), text).toBe(false);
+    }
   });
 });

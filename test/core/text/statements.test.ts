@@ -125,6 +125,7 @@ describe('statementsOf: what of a chat message is worth remembering', () => {
     'och that\'s lovely, cheers hen',
     'where am i from again, cork or kerry? my memory is going',
     'by when must we send in the papers',
+    'how old is aysel now, 10? 11?',
     'every how many days does he get back',
     'that monthly clinic visit, what is it for again',
     'jerejef, you are helping me a lot',
