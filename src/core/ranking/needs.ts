@@ -103,7 +103,7 @@ const NEEDS: readonly Need[] = [
   {
     // A trip depends on how the user travels and where the people they visit live.
     topic:
-      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|pack|packing|head (?:south|north|off|away|abroad)|heading (?:south|north|off|away|abroad)|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|drive (?:to|up|down|out|over)|driving (?:to|up|down|out|over)|(?:go|going|come|coming|get|getting|fly|flying|drive|driving|head|heading) (?:(?:over|down|up|out|back) )?(?:to|and) see|stay(?:ing)? with|go(?:ing)? home|get there|(?:train|bus) to|long weekend|(?:a|the) weekend (?:in|at|away)|for (?:a|one|two|three|four|five|\d+|a few|a couple of) (?:days|nights|weeks?)|reise|reisen|urlaub|\p{L}*ausflug|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:trip|trips|travel|travelling|traveling|holiday|holidays|vacation|honeymoon|flight|flights|fly|visit|getaway|pack|packing|head (?:south|north|off|away|abroad)|heading (?:south|north|off|away|abroad)|(?:weekend|go|going|get|getting|days|nights?) away|cruise|boat|sailing|ferry|abroad|drive (?:to|up|down|out|over)|driving (?:to|up|down|out|over)|(?:go|going|come|coming|get|getting|fly|flying|drive|driving|head|heading) (?:(?:over|down|up|out|back) )?(?:(?:to|and) )?see|(?:get|getting|go|going|head|heading|drive|driving|fly|flying) (?:over|down|up|out|back) to (?!(?:bed|sleep|work|school|class|church|the gym|gym)(?![\p{L}]))|stay(?:ing)? with|go(?:ing)? home|get there|(?:train|bus) to|long weekend|(?:a|the) weekend (?:in|at|away)|for (?:a|one|two|three|four|five|\d+|a few|a couple of) (?:days|nights|weeks?)|reise|reisen|urlaub|\p{L}*ausflug|flug|besuch|besuchen|viaje|viajar|vacaciones|vuelo|visitar|visita)(?![\p{L}])/iu,
     asks: {
       en: ['How do I travel, and where do my family live?'],
       de: ['Wie reise ich, und wo wohnt meine Familie?'],
@@ -131,7 +131,7 @@ const NEEDS: readonly Need[] = [
   {
     // A present is chosen by what its receiver likes; so is an outing, a film or something to do together.
     topic:
-      /(?<![\p{L}])(?:present|presents|gift|gifts|outing|outings|day out|something fun|something to do|things to do|movie|movies|film|films|family night|geschenk|geschenke|ausflug|regalo|regalos|excursión|película)(?![\p{L}])/iu,
+      /(?<![\p{L}])(?:present|presents|gift|gifts|party|get (?:him|her|them)(?! to(?![\p{L}]))|outing|outings|day out|something fun|something to do|things to do|movie|movies|film|films|family night|geschenk|geschenke|ausflug|regalo|regalos|excursión|película)(?![\p{L}])/iu,
     asks: {
       en: ['What do my family and friends like?'],
       de: ['Was mögen meine Familie und Freunde?'],
@@ -168,7 +168,7 @@ const ASKS_HELP =
  * for a few days next month, help me plan", "nuria and arnau are coming for lunch sunday what should i cook").
  */
 const CHOOSING_CLAUSE =
-  /(?:^|[,;:]\s*|\s)(?:(?:(?:can|could|would|will) (?:you|u) )?(?:help me|give me|gimme|suggest|recommend|make me|find me|pick)(?![\p{L}])|(?:what|where|which) (?:should|shall|could|can|would|will|\p{L}+['\u2019]?ll) (?:i|we)(?![\p{L}])|what['\u2019]ll (?:i|we)(?![\p{L}])|how (?:should|shall|do|can) (?:i|we)(?![\p{L}])|(?:any |some )?ideas[?!]*$)/iu;
+  /(?:^|[,;:]\s*|\s)(?:(?:(?:can|could|would|will) (?:you|u) )?(?:help me|give me|gimme|suggest|recommend|make me|find me|pick)(?![\p{L}])|(?:what|where|which) (?:should|shall|could|can|would|will|\p{L}+['\u2019]?ll) (?:i|we)(?![\p{L}])|what['\u2019]ll (?:i|we)(?![\p{L}])|how (?:should|shall|do|can) (?:i|we)(?![\p{L}])|(?:any |some )?ideas[?!]*$|anything (?:i|we) (?:should|need to|have to|must)(?![\p{L}])|(?:best|easiest|cheapest|quickest) way (?:for (?:me|us) )?to(?![\p{L}])|(?:does|would|will|could) (?:that|it|this) work(?![\p{L}])|is (?:it|that|this) (?:doable|possible|realistic)(?![\p{L}])|(?:which|what) (?:dates?|days?|weekends?|weeks?|months?) (?:could|would|will|should|can|might) work(?![\p{L}]))/iu;
 
 /** A request, or a question to the assistant or about what to choose, asks for something to be chosen or done. */
 function choosingIn(sentence: MessageSentence): boolean {

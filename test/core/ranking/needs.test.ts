@@ -52,6 +52,23 @@ describe('impliedNeeds: what a request implies', () => {
     for (const [message, needs] of cases) expect(impliedNeeds(message, 'en'), message).toEqual(needs);
   });
 
+  it('reads "anything I should ...", "the best way to", "is it doable", "does that work" as a choice, and "go see" or "drive up to" as a trip', () => {
+    const trip = ['How do I travel, and where do my family live?'];
+    for (const message of [
+      'thinking of driving up to see garazi, the three of us plus the dog. anything i should think about?',
+      'thinking of going to see my boy, whats the best way for me to get there?',
+      'want to fly up to see my mom in rosario between trips, is it doable?',
+      'i have to go see the bank manager in maseru, help me plan it',
+    ]) {
+      expect(impliedNeeds(message, 'en'), message).toEqual(trip);
+    }
+    // "get him" in a choice is a present; "get him to" is not.
+    expect(impliedNeeds('djaimy turns 6, what should i get him?', 'en')).toEqual(['What do my family and friends like?']);
+    expect(impliedNeeds('how should i get him to practise more?', 'en')).toEqual([]);
+    // Not a trip: going to bed or to work.
+    expect(impliedNeeds('i have to head back to work early, any ideas?', 'en')).toEqual([]);
+  });
+
   it('reads no choice into a question of fact after context ("where do we sell it", "what do I usually do")', () => {
     for (const message of [
       "ok so a man from a restaurant in sassari wants to buy my cheese and i want to tell him where else it is sold where do we sell it now",
