@@ -17,7 +17,7 @@ export type AnswerKind = 'colour' | 'number' | 'measure' | 'name' | 'date' | 'ti
 
 /** Things whose names are common words, not capitalised ones. */
 const COMMON_NAMED =
-  /\b(?:conditions?|illness(?:es)?|diseases?|diagnosis|allerg(?:y|ies)|pills?|tablets?|meds|medications?|medicines?|drugs?|inhalers?|courses?|degrees?|dish(?:es)?|recipes?|breeds?|jobs?|positions?|roles?|sports?|instruments?|surgery|surgeries|operations?|procedures?)\b/u;
+  /\b(?:conditions?|illness(?:es)?|diseases?|diagnosis|allerg(?:y|ies)|pills?|tablets?|meds?|medications?|medicines?|drugs?|inhalers?|puffers?|jabs?|vaccines?|injections?|shots?|courses?|degrees?|dish(?:es)?|recipes?|breeds?|jobs?|positions?|roles?|sports?|instruments?|surgery|surgeries|operations?|procedures?)\b/u;
 
 /** The kind of answer the query asks for, or undefined when its frame does not say. */
 export function answerKindOf(query: string): AnswerKind | undefined {

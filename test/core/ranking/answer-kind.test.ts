@@ -22,6 +22,8 @@ describe('answerKindOf', () => {
   it('asks for no name where the thing is called by a common word, nor for a phone call', () => {
     expect(answerKindOf("What's her condition called again?")).toBeUndefined();
     expect(answerKindOf('what are my bp pills called')).toBeUndefined();
+    expect(answerKindOf("whats brayan's puffer called")).toBeUndefined();
+    expect(answerKindOf("which med i'm on for them, what's it called")).toBeUndefined();
     expect(answerKindOf('What course did I sign up for, what is it called?')).toBeUndefined();
     expect(answerKindOf('Amma called about Achan\'s check-up. What surgery did he have again?')).toBeUndefined();
     expect(answerKindOf("what's my dog called")).toBe('name');
