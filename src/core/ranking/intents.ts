@@ -224,6 +224,21 @@ const INTENTS: readonly Intent[] = [
     states: /\b(?:to work|to the office|commutes?|commuting|cycles|bikes|rides?|drives|takes the (?:train|bus|tram|metro|subway|ferry))\b/iu,
     covers: ['commute', 'get', 'go', 'travel', 'use', 'work', 'office'],
   },
+  {
+    // What something costs, pays or is owed ("how much do i get for one of the big felt rugs", "whats my rate for
+    // tourists", "what did the crab fetch"): a memory that states a sum of money answers it in its own words
+    // ("... and I sell it for 28,000 som").
+    name: 'money',
+    asks: new RegExp(
+      String.raw`^(?![^]*\bexchange rates?\b)[^]*?(?:\bhow much(?=\s+(?:do|does|did|is|are|was|were|will|would|should|can|could|more|money|cash|have|has|had|of|i|we|am|left|short|['\u2019]?s)(?![\p{L}]))|\bprice[- ]?wise\b|\bwhat(?:['\u2019]s|s| is| was| are| were| did| does| do)?\s+(?:(?:my|the|our|his|her|their|\p{L}+['\u2019]s)\s+)?(?:(?:\p{L}+)\s+)?(?:price|prices|cost|costs|rate|rates|wage|wages|salary|pay|hourly|fee|fees|budget|monthly|daily)\b(?![^?.!]*\b(?:to|into|against)\s+(?:the\s+)?(?:\p{L}+\s+)?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b)|\bwhat (?:did|does|do|will|would) (?:[\p{L}'\u2019]+\s+){1,4}(?:fetch|go for|sell for|cost|pay|charge|earn|make|want for)\b)`,
+      'iu',
+    ),
+    states: new RegExp(
+      String.raw`[$€£¥₹₩₱₦₺₸₴₽]\s?\d|\d[\d.,]*\s?(?:(?:k|thousand|million|billion|mn|bn|lakh|crore)\s)?(?:dollars?|euros?|pounds?|cents?|bucks|som|manat|kina|rupiah|nakfa|bolivianos?|pesos?|lei|guaran[ií]es|guilders?|dalasi|maloti|rand|shillings?|francs?|escudos?|kwacha|birr|cedis?|naira|rupees?|lira|zloty|złoty|forints?|kron[aeo]r?|yen|yuan|won|baht|dong|ringgit|riyals?|rials?|dirhams?|dinars?|tenge|lari|dram|hryvnias?|rubles?|roubles?|kip|riel|taka|afghanis?|ngultrum|nu|ariary|leones?|c[oó]rdobas?|quetzal(?:es)?|soles|reais|real|pula|vatu|tala|pa['\u2019]anga|kyat|somoni|sum|tugriks?|mnt|usd|eur|gbp|aud|nzd|cad|chf|inr|jpy)(?![\p{L}])|(?<![\p{L}])(?:dollars?|euros?|nu|rs\.?|ksh|tsh|ush|usd|eur|us\$)\s?\d`,
+      'iu',
+    ),
+    covers: ['much', 'price', 'cost', 'rate', 'wage', 'salary', 'pay', 'paid', 'hourly', 'fee', 'charge', 'fetch', 'earn', 'owe', 'budget', 'money', 'monthly', 'daily', 'get', 'make', 'sell', 'go', 'want', 'wise'],
+  },
 ];
 
 /** Every intent's name, in order (explain.intent's values). */

@@ -67,6 +67,21 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(intentNames(intentsOf('what does mick do for a crust'))).toEqual(['job']);
   });
 
+  it('reads what something costs, pays or is owed as money, stated by a sum in any currency', () => {
+    for (const query of ['how much do i get for one of the big felt rugs', "whats my rate for tourists again", 'what does a large replica go for, price wise', "what's my hourly at the horse place", 'how much is my monthly installment to the bank', 'How much is it?']) {
+      expect(intentNames(intentsOf(query)), query).toEqual(['money']);
+    }
+    // Not an amount of something else, nor an exchange rate (a question about the world).
+    for (const query of ['how much food does my bird get daily', 'whats the rate vatu to aussie dollar rn', 'What is the exchange rate between euros and Japanese yen?']) {
+      expect(intentsOf(query), query).toEqual([]);
+    }
+    expect(states('how much do i get for a rug', 'A big shyrdak takes me five weeks and I sell it for 28,000 som.')).toBe(true);
+    expect(states('how much is my monthly installment', "Dewi's loan is 25 million rupiah, paid back at 1.2 million a month.")).toBe(true);
+    expect(states('whats my hourly', 'I earn €14 an hour at the stables.')).toBe(true);
+    expect(states('how much do i get for a rug', 'A big shyrdak takes me five weeks, two by three metres.')).toBe(false);
+    expect(states('How much does Samuel charge?', 'Samuel ran the London Marathon in 3 hours 41 minutes.')).toBe(false);
+  });
+
   it('reads a birth in a month as an age', () => {
     expect(states('How old is Aisulu now?', 'The user and Aigerim had a baby girl, Aisulu, in August.')).toBe(true);
     expect(states('How old is Noor?', 'Noor was born on 3 May.')).toBe(true);
@@ -174,7 +189,7 @@ describe('intentsOf: what a question plainly asks about someone', () => {
   });
 
   it('reads nothing in other questions', () => {
-    for (const q of ['How do I write a cover letter for an accounting job?', 'What does Marta do on Sundays?', 'Where did my grandmother grow up?', 'Does Marta have any kids?', 'What is Ines allergic to?', 'How much is it?', 'What language is spoken in Brazil?', 'How often should I change the oil in my car?', 'Where is the nearest pharmacy?']) {
+    for (const q of ['How do I write a cover letter for an accounting job?', 'What does Marta do on Sundays?', 'Where did my grandmother grow up?', 'Does Marta have any kids?', 'What is Ines allergic to?', 'What language is spoken in Brazil?', 'How often should I change the oil in my car?', 'Where is the nearest pharmacy?']) {
       expect(intentsOf(q), q).toEqual([]);
     }
   });
