@@ -225,6 +225,16 @@ const INTENTS: readonly Intent[] = [
     covers: ['commute', 'get', 'go', 'travel', 'use', 'work', 'office'],
   },
   {
+    // Which day of the week or the month ("what night do i throw rocks", "which days do i go up to town", "what day
+    // of the month does my pension come"): a memory that names one ("I curl on Tuesday nights") says it without the
+    // question's "day" or "night".
+    name: 'day',
+    asks: /\b(?:what|which|wat|wich)\s+(?:days?|nights?|evenings?|mornings?|afternoons?|date|dates|weekday)\b/iu,
+    states:
+      /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?)\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+\d{1,2}\b/iu,
+    covers: ['day', 'days', 'night', 'nights', 'evening', 'evenings', 'morning', 'mornings', 'afternoon', 'afternoons', 'date', 'dates', 'weekday'],
+  },
+  {
     // What something costs, pays or is owed ("how much do i get for one of the big felt rugs", "whats my rate for
     // tourists", "what did the crab fetch"): a memory that states a sum of money answers it in its own words
     // ("... and I sell it for 28,000 som").

@@ -67,6 +67,16 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(intentNames(intentsOf('what does mick do for a crust'))).toEqual(['job']);
   });
 
+  it('reads which day or night as a day, stated by a weekday or a date', () => {
+    for (const query of ['what night do i throw rocks lol', 'which days do i go up to town to sell the fish', 'what day of the month does my pension come', 'What date do I get tested for my licence?']) {
+      expect(intentNames(intentsOf(query)), query).toEqual(['day']);
+    }
+    expect(states('what night do i throw rocks', 'I curl on Tuesday nights at the curling centre.')).toBe(true);
+    expect(states('what day does my pension come', 'Norma collects her widow\'s pension on the 5th of each month.')).toBe(true);
+    expect(states('what date is my test', 'My driving test is on 12 March.')).toBe(true);
+    expect(states('what night is choir', 'Choir is in the church hall, Father Ian runs it.')).toBe(false);
+  });
+
   it('reads what something costs, pays or is owed as money, stated by a sum in any currency', () => {
     for (const query of ['how much do i get for one of the big felt rugs', "whats my rate for tourists again", 'what does a large replica go for, price wise', "what's my hourly at the horse place", 'how much is my monthly installment to the bank', 'How much is it?']) {
       expect(intentNames(intentsOf(query)), query).toEqual(['money']);
@@ -112,7 +122,7 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(states('what sets off my eczema', 'Oona has eczema on her hands.')).toBe(false);
     expect(intentNames(intentsOf('what did i do to it in the first place'))).toEqual(['injury']);
     expect(states('how did he hurt his knee', 'Tomas has a dodgy knee from years of rugby.')).toBe(true);
-    expect(intentNames(intentsOf('what day is the chemist shut'))).toEqual(['opening']);
+    expect(intentNames(intentsOf('what day is the chemist shut'))).toEqual(['opening', 'day']);
     expect(intentNames(intentsOf('how do I open this jar'))).toEqual([]);
     expect(states('when is the library open', 'The village library is closed on Wednesdays.')).toBe(true);
   });
