@@ -469,7 +469,7 @@ export const scorePartsSchema = z
     intent: z
       .string()
       .optional()
-      .describe('What an English question plainly asks (age, job, home, vehicle, reading, study, medication, avoid, restriction, wish, languages, music, team, trigger, injury, opening, condition, until, breed, clock, provider, school, rota, commute, day, money; comma-separated) that the memory states without the question\'s words: those words count as covered ("Emir is 10." for "How old is Emir?").'),
+      .describe('What an English question plainly asks (age, job, home, vehicle, reading, study, medication, avoid, restriction, wish, languages, music, team, trigger, injury, opening, condition, until, breed, clock, provider, school, rota, commute, span, day, money; comma-separated) that the memory states without the question\'s words: those words count as covered ("Emir is 10." for "How old is Emir?").'),
     raw: z.number().describe("The evidence the model's calibration maps to the score."),
     newer: z.number().optional().describe('Added to rank this memory above an older one that states the same thing.'),
     language: z

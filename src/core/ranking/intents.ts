@@ -192,9 +192,10 @@ const INTENTS: readonly Intent[] = [
   {
     // "what time do i clock in when im on earlies", "what time is my train" over "... early shifts start at 4:50am".
     name: 'clock',
-    asks: /\bwhat time (?:do|does|did|is|are|am|will|should)\b|\bwhen (?:do|does) (?:i|he|she|they|we|my \p{L}+|\p{L}+) (?:start|finish|clock (?:in|on|off|out)|knock off|leave|get off)\b/iu,
-    states: /\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight|o['\u2019]clock)\b/iu,
-    covers: ['time', 'start', 'finish', 'clock', 'knock', 'leave'],
+    asks: /\bwhat time (?:do|does|did|is|are|am|will|should)\b|\b(?:what|which) (?:times|hours)\b|\bwhen (?:do|does) (?:i|he|she|they|we|my \p{L}+|\p{L}+) (?:start|finish|clock (?:in|on|off|out)|knock off|leave|get off)\b/iu,
+    // A span of hours too ("from 5 to 9", "8-1").
+    states: /\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight|o['\u2019]clock)\b|\b(?:from )?\d{1,2}\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d{2})?\b(?!\s*(?:years?|months?|weeks?|days?|kg|km|%|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))/iu,
+    covers: ['time', 'times', 'hours', 'start', 'finish', 'clock', 'knock', 'leave'],
   },
   {
     // "who's our internet provider", "who are we with, i need to ring them" over "Our fibre is with Afrihost."
@@ -223,6 +224,17 @@ const INTENTS: readonly Intent[] = [
     asks: /\bcommut(?:e|es|ing)\b|\b(?:get|go|travel) to (?:work|the office|school)\b/iu,
     states: /\b(?:to work|to the office|commutes?|commuting|cycles|bikes|rides?|drives|takes the (?:train|bus|tram|metro|subway|ferry))\b/iu,
     covers: ['commute', 'get', 'go', 'travel', 'use', 'work', 'office'],
+  },
+  {
+    // How long something takes or lasts, how often it comes round ("how long is the boat to torshavn", "how often
+    // do the dogs get their food"): a memory that states a span or a frequency ("about two hours each way", "every
+    // second day") answers it.
+    name: 'span',
+    // Not advice ("How often should I change the oil?").
+    asks: /\bhow (?:long|often)(?:['\u2019]s|\s+(?:is|are|am|was|were|do|does|did|will|has|have|till|until))(?![\p{L}])/iu,
+    states:
+      /\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|forty|a few|a couple of|several)\s+(?:(?:and a half|more)\s+)?(?:minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)\b|\bevery\s+(?:\p{L}+\s+)?(?:day|night|week|month|year|morning|evening|minute|hour|\d+|other|second|third)\b|\b(?:once|twice|three times|four times)\s+(?:a|per|every)\b|\b(?:daily|weekly|monthly|fortnightly|yearly|annually|nightly)\b/iu,
+    covers: ['long', 'often', 'take', 'takes', 'last', 'lasts', 'time', 'times'],
   },
   {
     // Which day of the week or the month ("what night do i throw rocks", "which days do i go up to town", "what day

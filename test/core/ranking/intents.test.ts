@@ -67,6 +67,17 @@ describe('intentsOf: what a question plainly asks about someone', () => {
     expect(intentNames(intentsOf('what does mick do for a crust'))).toEqual(['job']);
   });
 
+  it('reads how long or how often as a span, stated by a duration or a frequency; what hours by a span of hours', () => {
+    expect(intentNames(intentsOf('how long is andris away each time'))).toContain('span');
+    expect(states('how often do the dogs get their food', 'The user feeds the dogs dried capelin every second day.')).toBe(true);
+    expect(states('how long is the boat to torshavn', 'The ferry to Tórshavn takes about two hours each way.')).toBe(true);
+    expect(states('how long is the boat to torshavn', 'The ferry to Tórshavn leaves from Krambatangi.')).toBe(false);
+    expect(intentNames(intentsOf('what hours am i at the coffee shop'))).toEqual(['clock']);
+    expect(states('what hours am i at the coffee shop', 'User plays tavli at the kafeneio every afternoon from 5 to 9.')).toBe(true);
+    // A span of dates is no span of hours.
+    expect(states('what time do the gates open', 'Gareth and Dawn are going to Benidorm from 8 to 15 June.')).toBe(false);
+  });
+
   it('reads which day or night as a day, stated by a weekday or a date', () => {
     for (const query of ['what night do i throw rocks lol', 'which days do i go up to town to sell the fish', 'what day of the month does my pension come', 'What date do I get tested for my licence?']) {
       expect(intentNames(intentsOf(query)), query).toEqual(['day']);
