@@ -10,8 +10,9 @@
  * sets: a third of LoCoMo's right answers to "who" questions hold no name). "How many" is not either: counting
  * questions are answered by several memories that each hold no number.
  */
-import { words } from '../text/analyze.js';
+import { foldLatin, words } from '../text/analyze.js';
 import { informalWords } from '../text/informal.js';
+import { escapeRegExp } from '../text/regexp.js';
 
 export type AnswerKind = 'colour' | 'number' | 'measure' | 'name' | 'date' | 'time';
 
@@ -261,4 +262,30 @@ export function commonNames(candidates: readonly AnswerFacts[]): Set<string> {
   for (const facts of candidates) for (const name of facts.names) counts.set(name, (counts.get(name) ?? 0) + 1);
   const common = Math.max(3, candidates.length / 4);
   return new Set([...counts].filter(([, count]) => count >= common).map(([name]) => name));
+}
+
+/** A question for someone's age ("how old is oskar", "what age is Tama now"). */
+export const ASKS_AGE = /\bhow old\b|\bwhat age\b/iu;
+
+const AGE_FIGURE = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
+
+/**
+ * Whether a text states the age of the one it names as `name` (lower case), not someone beside them: "Oskar is 41",
+ * "Fanja, 14,", "Vroni (40)", "a 9-year-old called Tam", "Mia was born in 2019"; not "Saga, Oskar's daughter, turns 5"
+ * nor "Kirsteen's boys Gregor and Tam are 12 and 9".
+ */
+export function statesAgeOf(asked: string, written: string): boolean {
+  // As typed or not: "bobik" is "Bobík".
+  const name = foldLatin(asked.toLowerCase());
+  const text = foldLatin(written);
+  const who = String.raw`(?<![\p{L}])${escapeRegExp(name)}(?![\p{L}'\u2019])`;
+  // Beside the name, or after a clause about them ("Illari, Wilmer's girl, is 3", "Loki, he's 23").
+  const verb = String.raw`(?:is|was|are|were|turns?|turned|turning|will be|aged?|he['\u2019]s|she['\u2019]s|it['\u2019]s)\s+(?:almost\s+|nearly\s+|just\s+|now\s+)?`;
+  const after = String.raw`(?:\s+(?:and|&)\s+\p{L}+)?(?:\s*,\s*(?:who(?:['\u2019]s| is)\s+)?|\s*,\s*[^,.;!?]{1,40},\s*${verb}|,?\s+${verb}|\s*\(\s*)${AGE_FIGURE}(?![\p{L}\d])`;
+  return (
+    new RegExp(who + after, 'iu').test(text) ||
+    new RegExp(String.raw`${AGE_FIGURE}[- ](?:years?|yrs?|months?)[- ]old\s+(?:[\p{L}'\u2019-]+\s+){0,3}?${who}`, 'iu').test(text) ||
+    new RegExp(String.raw`${who}[^.;!?]{0,40}\b(?:born|birth)\b`, 'iu').test(text) ||
+    (new RegExp(who, 'iu').test(text) && BIRTH.test(text) && !new RegExp(String.raw`${who}['\u2019]s`, 'iu').test(text))
+  );
 }

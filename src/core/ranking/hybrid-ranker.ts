@@ -5,7 +5,7 @@ import { relatedStems } from './lexicon/related.js';
 import { knownEnglishWord } from './lexicon/known-words.js';
 import { commonWordsFrom } from './lexicon/common-words.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerFactsOf, answerKindOf, commonNames, knownNames, nameAskedOf, namesThe, NOT_NAMES, offersAnswer, type AnswerFacts } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, ASKS_AGE, commonNames, knownNames, nameAskedOf, namesThe, NOT_NAMES, offersAnswer, statesAgeOf, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
 import { frameCoveredBy, frameStemsOf, intentNames, intentsOf, type Intent } from './intents.js';
 import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativeOfNamed, relativesOf, type Relation } from './relatives.js';
@@ -673,12 +673,20 @@ export class HybridRanker implements Ranker {
       // The name of someone's relative or pet is in a memory that names them by it, not anywhere ("Lena has a brother
       // in Graz." holds a name, but not her brother's).
       const nameOf = kind === 'name' ? nameAskedOf(query) : undefined;
-      features.forEach((f, i) =>
+      // Whose age is asked: the one name of the question the memories hold, not the user's ("how old is oskar" is
+      // not answered by "Saga, Oskar's daughter, turns 5", which names him beside another's age).
+      const common = commonNames(facts);
+      const agedNames = kind === 'number' && ASKS_AGE.test(query) ? [...new Set(queryWords(query))].filter((w) => !common.has(w) && facts.some((x) => x.names.has(w))) : [];
+      const aged = agedNames.length === 1 ? agedNames[0] : undefined;
+      features.forEach((f, i) => {
+        const own = facts[i] as AnswerFacts;
         offers.set(
           f.candidate.memory.id,
-          offersAnswer(kind, facts[i] as AnswerFacts, known) && (nameOf === undefined || namesThe(nameOf, f.candidate.memory.text, known)),
-        ),
-      );
+          offersAnswer(kind, own, known) &&
+            (nameOf === undefined || namesThe(nameOf, f.candidate.memory.text, known)) &&
+            (aged === undefined || !own.names.has(aged) || statesAgeOf(aged, f.candidate.memory.text)),
+        );
+      });
     }
 
     // What an English question plainly asks about someone, which a memory may state without its words (intents.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFactsOf, answerKindOf, knownNames, nameAskedOf, namesIn, namesThe, offersAnswer } from '../../../src/core/ranking/answer-kind.js';
+import { answerFactsOf, answerKindOf, knownNames, nameAskedOf, namesIn, namesThe, offersAnswer, statesAgeOf } from '../../../src/core/ranking/answer-kind.js';
 import { candidate, rankedById } from '../../helpers/ranking.js';
 
 describe('answerKindOf', () => {
@@ -56,6 +56,31 @@ describe('namesIn', () => {
     expect([...namesIn('Chloé lives in Annecy.')]).toEqual(['chloe', 'annecy']);
     // Question words, auxiliaries and chat openers start sentences; they name nobody.
     expect([...namesIn('Good morning! What is Chispa on? Do I know? Omg.')]).toEqual(['chispa', 'i']);
+  });
+});
+
+describe('statesAgeOf: whether a memory gives the age of the one asked', () => {
+  it('finds their age beside their name, not someone else\'s beside it', () => {
+    for (const [name, text] of [
+      ['oskar', 'Oskar is 41 and drives a tram.'],
+      ['fanja', 'Haingo has three children: Fanja, 14, Ny Aina, 9, and baby Tojo.'],
+      ['vroni', 'Vroni (40) runs the bakery.'],
+      ['tam', 'We adopted a 9-year-old boy called Tam.'],
+      ['mia', 'My daughter Mia was born in 2019.'],
+      ['illari', "Mariela's granddaughter Illari, Wilmer's girl, is 3."],
+      ['loki', "We have an African grey parrot called Loki, he's 23."],
+      ['bobik', 'Zdenka\'s dachshund Bobík is nine and has a slipped disc.'],
+    ] as const) {
+      expect(statesAgeOf(name, text), text).toBe(true);
+    }
+    for (const [name, text] of [
+      ['oskar', "My niece Saga, Oskar's daughter, turns 5 on 3 June."],
+      ['kirsteen', "Torquil's grandsons, Kirsteen's boys Gregor and Tam, are 12 and 9."],
+      ['tonina', 'Ottavio turns 60 on 19 January and Tonina is planning a big dinner.'],
+      ['sakkie', "Riaan's sheepdogs are two Border Collies, Blits and Sakkie."],
+    ] as const) {
+      expect(statesAgeOf(name, text), text).toBe(false);
+    }
   });
 });
 
