@@ -289,3 +289,22 @@ export function statesAgeOf(asked: string, written: string): boolean {
     (new RegExp(who, 'iu').test(text) && BIRTH.test(text) && !new RegExp(String.raw`${who}['\u2019]s`, 'iu').test(text))
   );
 }
+
+/** A question for someone's birthday ("when is putu's birthday", "nigar's bday when"). */
+export const ASKS_BIRTHDAY = /\b(?:birthdays?|b-?days?|born)\b/iu;
+
+/**
+ * Whether a text states the birthday of the one it names as `name` (lower case): "Putu's birthday is 3 May", "Putu
+ * was born on 3 May 2021", "Putu turns 6 on 3 May"; not "Putu is 5 and starts school in July" nor "the wedding is
+ * planned for 15 May" in a memory that names her.
+ */
+export function statesBirthdayOf(asked: string, written: string): boolean {
+  const name = foldLatin(asked.toLowerCase());
+  const text = foldLatin(written);
+  const who = String.raw`(?<![\p{L}])${escapeRegExp(name)}(?![\p{L}])`;
+  return (
+    new RegExp(String.raw`${who}['\u2019]?s?\s+(?:\p{L}+\s+)?(?:birthday|bday|b-day)`, 'iu').test(text) ||
+    new RegExp(String.raw`${who}[^.;!?]{0,80}\b(?:born|birthday|bday|turns?\s+\S+\s+on)\b`, 'iu').test(text) ||
+    new RegExp(String.raw`\b(?:birthday|bday|born|birth|had (?:a|our|their|his|her) (?:baby|son|daughter))\b[^.;!?]{0,40}${who}`, 'iu').test(text)
+  );
+}

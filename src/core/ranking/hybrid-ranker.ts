@@ -5,7 +5,7 @@ import { relatedStems } from './lexicon/related.js';
 import { knownEnglishWord } from './lexicon/known-words.js';
 import { commonWordsFrom } from './lexicon/common-words.js';
 import { dateSpanOf, dateSpansIn, inSpan, overlaps, type DateSpan } from './dates.js';
-import { answerFactsOf, answerKindOf, ASKS_AGE, commonNames, knownNames, nameAskedOf, namesThe, NOT_NAMES, offersAnswer, statesAgeOf, type AnswerFacts } from './answer-kind.js';
+import { answerFactsOf, answerKindOf, ASKS_AGE, ASKS_BIRTHDAY, commonNames, knownNames, nameAskedOf, namesThe, NOT_NAMES, offersAnswer, statesAgeOf, statesBirthdayOf, type AnswerFacts } from './answer-kind.js';
 import { asksGeneral } from './general.js';
 import { frameCoveredBy, frameStemsOf, intentNames, intentsOf, type Intent } from './intents.js';
 import { aboutOtherRelative, aboutUserAlone, askedRelations, OWN_NAME, relationsIn, relativeOfNamed, relativesOf, type Relation } from './relatives.js';
@@ -673,18 +673,20 @@ export class HybridRanker implements Ranker {
       // The name of someone's relative or pet is in a memory that names them by it, not anywhere ("Lena has a brother
       // in Graz." holds a name, but not her brother's).
       const nameOf = kind === 'name' ? nameAskedOf(query) : undefined;
-      // Whose age is asked: the one name of the question the memories hold, not the user's ("how old is oskar" is
-      // not answered by "Saga, Oskar's daughter, turns 5", which names him beside another's age).
+      // Whose age or birthday is asked: the one name of the question the memories hold, not the user's ("how old is
+      // oskar" is not answered by "Saga, Oskar's daughter, turns 5", which names him beside another's age; "when is
+      // putu's birthday" not by "Putu is 5 and starts school in July 2027").
       const common = commonNames(facts);
-      const agedNames = kind === 'number' && ASKS_AGE.test(query) ? [...new Set(queryWords(query))].filter((w) => !common.has(w) && facts.some((x) => x.names.has(w))) : [];
-      const aged = agedNames.length === 1 ? agedNames[0] : undefined;
+      const statesOf = kind === 'number' && ASKS_AGE.test(query) ? statesAgeOf : kind === 'date' && ASKS_BIRTHDAY.test(query) ? statesBirthdayOf : undefined;
+      const askedNames = statesOf === undefined ? [] : [...new Set(queryWords(query))].filter((w) => !common.has(w) && facts.some((x) => x.names.has(w)));
+      const aged = askedNames.length === 1 ? askedNames[0] : undefined;
       features.forEach((f, i) => {
         const own = facts[i] as AnswerFacts;
         offers.set(
           f.candidate.memory.id,
           offersAnswer(kind, own, known) &&
             (nameOf === undefined || namesThe(nameOf, f.candidate.memory.text, known)) &&
-            (aged === undefined || !own.names.has(aged) || statesAgeOf(aged, f.candidate.memory.text)),
+            (aged === undefined || statesOf === undefined || !own.names.has(aged) || statesOf(aged, f.candidate.memory.text)),
         );
       });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFactsOf, answerKindOf, knownNames, nameAskedOf, namesIn, namesThe, offersAnswer, statesAgeOf } from '../../../src/core/ranking/answer-kind.js';
+import { answerFactsOf, answerKindOf, knownNames, nameAskedOf, namesIn, namesThe, offersAnswer, statesAgeOf, statesBirthdayOf } from '../../../src/core/ranking/answer-kind.js';
 import { candidate, rankedById } from '../../helpers/ranking.js';
 
 describe('answerKindOf', () => {
@@ -80,6 +80,27 @@ describe('statesAgeOf: whether a memory gives the age of the one asked', () => {
       ['sakkie', "Riaan's sheepdogs are two Border Collies, Blits and Sakkie."],
     ] as const) {
       expect(statesAgeOf(name, text), text).toBe(false);
+    }
+  });
+});
+
+describe('statesBirthdayOf: whether a memory gives the birthday of the one asked', () => {
+  it('finds a birthday, a birth or a birthday to come beside their name, not another date in a memory that names them', () => {
+    for (const [name, text] of [
+      ['putu', "Putu's birthday is 3 May."],
+      ['abena', "Abena's twin boys, Panyin and Kakra, turn 6 on 14 October."],
+      ['grace', 'Grâce is top of her class in maths and wants a tablet for her birthday on 30 October.'],
+      ['mia', 'Mia was born on 2 June 2019.'],
+      ['yasmin', "Ahmed's wife Rania gave birth to their daughter, Yasmin, on 2025-05-19."],
+    ] as const) {
+      expect(statesBirthdayOf(name, text), text).toBe(true);
+    }
+    for (const [name, text] of [
+      ['putu', "User's son Putu is 5 and starts primary school in July 2027."],
+      ['nigar', 'The user is engaged to Nigar; the wedding is planned for 15 May 2027.'],
+      ['sione', "Teuila and Sione's wedding anniversary is 5 January."],
+    ] as const) {
+      expect(statesBirthdayOf(name, text), text).toBe(false);
     }
   });
 });
