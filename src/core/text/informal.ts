@@ -72,6 +72,8 @@ const INFORMAL: readonly (readonly string[])[] = [
   ['motorbike', 'motorcycle', 'moto'],
   ['roommate', 'roomie', 'flatmate'],
   ['diabetes', 'sugar'],
+  // "when's my english test" over "My IELTS exam is on 21 November".
+  ['exam', 'test'],
   // Chat's abbreviations for the word that carries them: "my bp pills", "which days am I wfh".
   ['pressure', 'bp'],
   ['home', 'wfh'],

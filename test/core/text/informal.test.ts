@@ -32,6 +32,7 @@ describe('informalForms', () => {
       ['moto', 'motorbike'],
       ['roomie', 'roommate'],
       ['sugar', 'diabetes'],
+      ['test', 'exam'],
     ] as const) {
       expect(informalForms(stemIn(typed, 'en')), typed).toContain(stemIn(written, 'en'));
     }
