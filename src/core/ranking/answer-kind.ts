@@ -73,9 +73,11 @@ const MONTHS = new Set(
   `january february march april may june july august september october november december jan feb mar apr jun jul aug sep
   sept oct nov dec`.split(/\s+/u),
 );
-const MONTH_NAMES = [...MONTHS].join('|');
+/** The months and their short forms, as a regexp alternation. */
+export const MONTH_NAMES = [...MONTHS].join('|');
 /** A day of the month written with its month, either way round. */
-const DAY_OF_MONTH = new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:${MONTH_NAMES})\b|\b(?:${MONTH_NAMES})\.?\s+\d{1,2}(?:st|nd|rd|th)?\b`, 'giu');
+export const DAY_OF_MONTH_SOURCE = String.raw`\b\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:${MONTH_NAMES})\b|\b(?:${MONTH_NAMES})\.?\s+\d{1,2}(?:st|nd|rd|th)?\b`;
+const DAY_OF_MONTH = new RegExp(DAY_OF_MONTH_SOURCE, 'giu');
 
 /** A birth in a month answers how old someone is ("had a baby girl, Aisulu, in August", "born on 3 May"). */
 export const BIRTH = new RegExp(
@@ -267,7 +269,13 @@ export function commonNames(candidates: readonly AnswerFacts[]): Set<string> {
 /** A question for someone's age ("how old is oskar", "what age is Tama now"). */
 export const ASKS_AGE = /\bhow old\b|\bwhat age\b/iu;
 
-const AGE_FIGURE = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
+/** An age in figures or words (intents.ts reads ages with it too). */
+export const AGE_FIGURE = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
+
+/** A name as a text writes it, accents folded, and the text folded the same way ("bobik" is "Bobík"). */
+function nameIn(asked: string, written: string, after = String.raw`(?![\p{L}])`): { who: string; text: string } {
+  return { who: String.raw`(?<![\p{L}])${escapeRegExp(foldLatin(asked.toLowerCase()))}${after}`, text: foldLatin(written) };
+}
 
 /**
  * Whether a text states the age of the one it names as `name` (lower case), not someone beside them: "Oskar is 41",
@@ -275,10 +283,8 @@ const AGE_FIGURE = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight
  * nor "Kirsteen's boys Gregor and Tam are 12 and 9".
  */
 export function statesAgeOf(asked: string, written: string): boolean {
-  // As typed or not: "bobik" is "Bobík".
-  const name = foldLatin(asked.toLowerCase());
-  const text = foldLatin(written);
-  const who = String.raw`(?<![\p{L}])${escapeRegExp(name)}(?![\p{L}'\u2019])`;
+  // Not a possessive: "Oskar's daughter" is someone else.
+  const { who, text } = nameIn(asked, written, String.raw`(?![\p{L}'\u2019])`);
   // Beside the name, or after a clause about them ("Illari, Wilmer's girl, is 3", "Loki, he's 23").
   const verb = String.raw`(?:is|was|are|were|turns?|turned|turning|will be|aged?|he['\u2019]s|she['\u2019]s|it['\u2019]s)\s+(?:almost\s+|nearly\s+|just\s+|now\s+)?`;
   const after = String.raw`(?:\s+(?:and|&)\s+\p{L}+)?(?:\s*,\s*(?:who(?:['\u2019]s| is)\s+)?|\s*,\s*[^,.;!?]{1,40},\s*${verb}|,?\s+${verb}|\s*\(\s*)${AGE_FIGURE}(?![\p{L}\d])`;
@@ -299,9 +305,7 @@ export const ASKS_BIRTHDAY = /\b(?:birthdays?|b-?days?|born)\b/iu;
  * planned for 15 May" in a memory that names her.
  */
 export function statesBirthdayOf(asked: string, written: string): boolean {
-  const name = foldLatin(asked.toLowerCase());
-  const text = foldLatin(written);
-  const who = String.raw`(?<![\p{L}])${escapeRegExp(name)}(?![\p{L}])`;
+  const { who, text } = nameIn(asked, written);
   return (
     new RegExp(String.raw`${who}['\u2019]?s?\s+(?:\p{L}+\s+)?(?:birthday|bday|b-day)`, 'iu').test(text) ||
     new RegExp(String.raw`${who}[^.;!?]{0,80}\b(?:born|birthday|bday|turns?\s+\S+\s+on)\b`, 'iu').test(text) ||

@@ -676,17 +676,17 @@ export class HybridRanker implements Ranker {
       // Whose age or birthday is asked: the one name of the question the memories hold, not the user's ("how old is
       // oskar" is not answered by "Saga, Oskar's daughter, turns 5", which names him beside another's age; "when is
       // putu's birthday" not by "Putu is 5 and starts school in July 2027").
-      const common = commonNames(facts);
       const statesOf = kind === 'number' && ASKS_AGE.test(query) ? statesAgeOf : kind === 'date' && ASKS_BIRTHDAY.test(query) ? statesBirthdayOf : undefined;
-      const askedNames = statesOf === undefined ? [] : [...new Set(queryWords(query))].filter((w) => !common.has(w) && facts.some((x) => x.names.has(w)));
-      const aged = askedNames.length === 1 ? askedNames[0] : undefined;
+      const common = statesOf === undefined ? undefined : commonNames(facts);
+      const whose = common === undefined ? [] : [...new Set(queryWords(query))].filter((w) => !common.has(w) && facts.some((x) => x.names.has(w)));
+      const person = statesOf !== undefined && whose.length === 1 ? { name: whose[0] as string, states: statesOf } : undefined;
       features.forEach((f, i) => {
         const own = facts[i] as AnswerFacts;
         offers.set(
           f.candidate.memory.id,
           offersAnswer(kind, own, known) &&
             (nameOf === undefined || namesThe(nameOf, f.candidate.memory.text, known)) &&
-            (aged === undefined || statesOf === undefined || !own.names.has(aged) || statesOf(aged, f.candidate.memory.text)),
+            (person === undefined || !own.names.has(person.name) || person.states(person.name, f.candidate.memory.text)),
         );
       });
     }

@@ -1,5 +1,5 @@
 import { stemIn } from '../text/analyze.js';
-import { BIRTH } from './answer-kind.js';
+import { AGE_FIGURE, BIRTH, DAY_OF_MONTH_SOURCE, MONTH_NAMES } from './answer-kind.js';
 
 /**
  * What an English question asks about someone, when its words say so plainly, and whether a memory states it though
@@ -23,7 +23,7 @@ export interface Intent {
   covers: readonly string[];
 }
 
-const NUMBER = String.raw`(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)`;
+const NUMBER = AGE_FIGURE;
 const AGE = new RegExp(
   String.raw`\b(?:is|are|was|turns?|turned|turning|aged?)\s+(?:almost\s+|nearly\s+|just\s+)?${NUMBER}\b(?!\s*(?:km|kg|miles|minutes|hours|euros|dollars|pounds|times|%|(?:st|nd|rd|th)\b|(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b))|\b${NUMBER}[- ](?:years?|yrs?)[- ]old\b|\b${NUMBER}\s+(?:years?|yrs?)\s+old\b|\(\d{1,2}\)|\bborn\b[^.!?]*\b(?:19|20)\d\d\b|${BIRTH.source}`,
   'iu',
@@ -194,7 +194,10 @@ const INTENTS: readonly Intent[] = [
     name: 'clock',
     asks: /\bwhat time (?:do|does|did|is|are|am|will|should)\b|\b(?:what|which) (?:times|hours)\b|\bwhen (?:do|does) (?:i|he|she|they|we|my \p{L}+|\p{L}+) (?:start|finish|clock (?:in|on|off|out)|knock off|leave|get off)\b/iu,
     // A span of hours too ("from 5 to 9", "8-1").
-    states: /\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight|o['\u2019]clock)\b|\b(?:from )?\d{1,2}\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d{2})?\b(?!\s*(?:years?|months?|weeks?|days?|kg|km|%|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))/iu,
+    states: new RegExp(
+      String.raw`\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\b(?:noon|midday|midnight|o['\u2019]clock)\b|\b(?:from )?\d{1,2}\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d{2})?\b(?!\s*(?:years?|months?|weeks?|days?|kg|km|%|(?:${MONTH_NAMES})\b))`,
+      'iu',
+    ),
     covers: ['time', 'times', 'hours', 'start', 'finish', 'clock', 'knock', 'leave'],
   },
   {
@@ -242,8 +245,10 @@ const INTENTS: readonly Intent[] = [
     // question's "day" or "night".
     name: 'day',
     asks: /\b(?:what|which|wat|wich)\s+(?:days?|nights?|evenings?|mornings?|afternoons?|date|dates|weekday)\b/iu,
-    states:
-      /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?)\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+\d{1,2}\b/iu,
+    states: new RegExp(
+      String.raw`\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|weekdays?)\b|\b\d{1,2}(?:st|nd|rd|th)\b|${DAY_OF_MONTH_SOURCE}`,
+      'iu',
+    ),
     covers: ['day', 'days', 'night', 'nights', 'evening', 'evenings', 'morning', 'mornings', 'afternoon', 'afternoons', 'date', 'dates', 'weekday'],
   },
   {

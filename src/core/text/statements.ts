@@ -72,7 +72,10 @@ const REASON_AFTER_QUESTION = /^(?:want|wanna|need|needs|gotta|trying|tryna|gonn
 /** After a question, who is asking it or what just happened ("the dentist is asking", "a gringo asked me and i blanked"). */
 const ASKER_AFTER_QUESTION = /(?<![\p{L}])(?:(?:is|are|was|were|keeps?|kept) asking|asked (?:me|us)|wants? to know|wanted to know|i blanked|my mind went blank)(?![\p{L}])/iu;
 
-/** After a question, a short sentence about this moment ("she's been glued to her phone all night") is its context. */
+/**
+ * After a question, a short sentence about this moment ("she's been glued to her phone all night") is its context. Not
+ * NOW: its "just" and "again" would drop "What should I cook? I just became vegan."
+ */
 const THIS_MOMENT = /(?<![\p{L}])(?:today|tonight|right now|at the moment|all (?:night|day|morning|evening|afternoon)|this (?:morning|afternoon|evening))(?![\p{L}])/iu;
 
 /** A question asked at its end, as typed ("jana's bday is when again", "and Marta lives where", "starts wen"). */
@@ -180,7 +183,9 @@ const EXCLAMATION = /^(?:what\s+an?\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?|how\s+(
 
 /** Passing moods and events: "So tired today.", "Work was insane today.", "Chiara just called, so excited!" */
 const NOW = /\b(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|yesterday|again|just|finally|lately|at work)\b/iu;
-const MOOD = /\b(?:sun|sunny|rain|raining|rainy|wind|windy|hot|cold|freezing|snow|snowing|fog|foggy|storm|stormy|humid|weather|tired|exhausted|sleepy|knackered|busy|crazy|insane|rough|long|hell|awful|terrible|bad|badly|great|good|fine|nice|fun|stressed|hungry|bored|killing|excited|happy|sad|slow|quiet|hectic|ugh)\b/iu;
+/** The weather right now is small talk too ("some day out there today eh, sun splittin the rocks"). */
+const WEATHER = /\b(?:sun|sunny|rain|raining|rainy|wind|windy|hot|cold|freezing|snow|snowing|fog|foggy|storm|stormy|humid|weather)\b/iu;
+const MOOD = /\b(?:tired|exhausted|sleepy|knackered|busy|crazy|insane|rough|long|hell|awful|terrible|bad|badly|great|good|fine|nice|fun|stressed|hungry|bored|killing|excited|happy|sad|slow|quiet|hectic|ugh)\b/iu;
 
 /** Words that make a sentence a clause with a subject: a pronoun first, or a verb form after the first word. */
 const SUBJECT_FIRST = /^(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|my|we|we're|we've|our|he|he's|she|she's|they|they're|their|his|her|it|it's|its|mine|ich|mein|meine|wir|unser|unsere|er|sie|es|yo|mi|mis|nosotros|nuestro|nuestra|je|j'ai|mon|ma|mes|nous|notre|eu|meu|minha|nós|io|mio|mia|noi)\b/iu;
@@ -286,7 +291,7 @@ function kindOf(sentence: string): MessageSentence['kind'] {
   const named = tokens.length >= 4 && words(text).slice(1).some((w) => /^\p{Lu}/u.test(w));
   const clause = SUBJECT_FIRST.test(text) || tokens.slice(1).some((w) => VERB.test(w)) || named;
   if (!clause) return 'small-talk';
-  if (tokens.length <= 10 && NOW.test(text) && MOOD.test(text)) return 'small-talk';
+  if (tokens.length <= 10 && NOW.test(text) && (MOOD.test(text) || WEATHER.test(text))) return 'small-talk';
   return 'statement';
 }
 
